@@ -1,0 +1,1 @@
+"""Command-line tools of kraken-solver (installed as ``kraken_solver.cli``)."""

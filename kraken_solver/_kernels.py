@@ -1,0 +1,472 @@
+"""Numba kernels: legal cards, trick evaluation and the double-dummy alpha-beta search.
+
+Only integers and NumPy arrays cross this boundary (no Python objects), so one compiled kernel
+serves every rule variant.  Cards are 0..31 (``suit * 8 + natural rank``), card sets are 32-bit
+masks held in int64.  The Python layer (``solver.py``) validates input and wraps these.
+
+Search (alpha-beta, fail-soft, with a transposition table at trick boundaries holding lower and
+upper bounds) returns the value of the rest of the deal *including the trick in progress*, as a
+sum over tricks, in one of three modes (see SOLVER-NOTES.md):
+
+- ``MODE_POINTS``: card points + trick roem won by the playing team D; D maximises.
+- ``MODE_MARGIN``: +(points + roem) for a trick D wins, -(...) for a trick the defenders win, plus
+  the pit bonus at the end if D has lost no trick (``flag_lost == 0``); D maximises.
+- ``MODE_NAT``: the trick roem on the table, provided the margin of the rest of the deal stays
+  ``<= need``; ``NEG_BIG`` when D escapes that.  The defenders maximise, D minimises.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MODE_POINTS = 0
+MODE_MARGIN = 1
+MODE_NAT = 2
+
+NEG_BIG = -1_000_000
+NEG_HALF = -500_000
+INF = 10_000_000
+
+# ctx array layout
+C_TRUMP, C_AMSTERDAM, C_UT_FORCED, C_TRICK_ROEM, C_PIT, C_DTEAM, C_LAST_BONUS, C_USE_TT, \
+    C_TT_MASK, C_GEN = range(10)
+CTX_LEN = 10
+
+# stats array layout
+S_NODES, S_TT_HITS, S_TT_STORES = range(3)
+STATS_LEN = 3
+
+TRUMP_POINTS = np.array([0, 0, 14, 10, 20, 3, 4, 11], dtype=np.int64)
+PLAIN_POINTS = np.array([0, 0, 0, 10, 2, 3, 4, 11], dtype=np.int64)
+TRUMP_POWER = np.array([0, 1, 6, 4, 7, 2, 3, 5], dtype=np.int64)
+PLAIN_POWER = np.array([0, 1, 2, 6, 3, 4, 5, 7], dtype=np.int64)
+QUAD_ROEM = np.array([0, 0, 0, 100, 200, 100, 100, 100], dtype=np.int64)
+
+
+@njit(cache=True)
+def card_tables(trump, double_spades):
+    """Per-card points (doubled under double spades with spades trump) and power within suit.
+    Returns (points int64[32], power int64[32])."""
+    pts = np.zeros(32, dtype=np.int64)
+    pw = np.zeros(32, dtype=np.int64)
+    mult = 2 if (double_spades and trump == 0) else 1
+    for c in range(32):
+        r = c & 7
+        if (c >> 3) == trump:
+            pts[c] = TRUMP_POINTS[r] * mult
+            pw[c] = TRUMP_POWER[r]
+        else:
+            pts[c] = PLAIN_POINTS[r] * mult
+            pw[c] = PLAIN_POWER[r]
+    return pts, pw
+
+
+@njit(cache=True, inline="always")
+def popcount32(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def lowest_bit_index(x):
+    i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def trick_winner_index(trick, tlen, trump, pw):
+    """Index 0..tlen-1 of the card currently winning the trick (RULES.md rule 7)."""
+    led = trick[0] >> 3
+    best = 0
+    bc = trick[0]
+    for i in range(1, tlen):
+        c = trick[i]
+        s = c >> 3
+        bs = bc >> 3
+        if s == trump:
+            if bs != trump or pw[c] > pw[bc]:
+                best = i
+                bc = c
+        elif s == led and bs != trump and pw[c] > pw[bc]:
+            best = i
+            bc = c
+    return best
+
+
+@njit(cache=True)
+def trick_roem(mask, trump):
+    """Roem of a complete trick given as a 4-card mask (RULES.md rules 10-11), in points."""
+    r = 0
+    for s in range(4):
+        x = (mask >> (8 * s)) & 0xFF
+        t3 = x & (x >> 1) & (x >> 2)
+        if t3:
+            if t3 & (x >> 3):
+                r += 50
+            else:
+                r += 20
+    kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
+    if (mask & kq) == kq:
+        r += 20
+    for rank in range(8):
+        if mask == (0x01010101 << rank):
+            r += QUAD_ROEM[rank]
+    return r
+
+
+@njit(cache=True)
+def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw):
+    """Mask of the legal cards of ``hand`` for the player to move (RULES.md rules 8, 9, 9a).
+
+    ``trick[0:tlen]`` are the cards of the trick so far, led by seat ``leader``."""
+    if tlen == 0:
+        return hand
+    led = trick[0] >> 3
+    tshift = 8 * trump
+    trumps = (hand >> tshift) & 0xFF
+    hpow = -1
+    for i in range(tlen):
+        c = trick[i]
+        if (c >> 3) == trump and pw[c] > hpow:
+            hpow = pw[c]
+    higher = 0
+    lower = 0
+    for r in range(8):
+        if (trumps >> r) & 1:
+            if pw[tshift + r] > hpow:
+                higher |= 1 << r
+            else:
+                lower |= 1 << r
+    follow = hand & (0xFF << (8 * led))
+    if follow:
+        if led != trump:
+            return follow
+        if higher:
+            return higher << tshift
+        return follow
+    # void in the suit led
+    if amsterdam and led != trump:
+        seat = (leader + tlen) % 4
+        wseat = (leader + trick_winner_index(trick, tlen, trump, pw)) % 4
+        if wseat == (seat + 2) % 4:
+            if hpow >= 0:
+                rest = hand & ~(lower << tshift)
+                if rest:
+                    return rest
+            return hand
+    if trumps == 0:
+        return hand
+    if hpow < 0:
+        return trumps << tshift
+    if higher:
+        return higher << tshift
+    if ut_forced:
+        return trumps << tshift
+    non = hand & ~(0xFF << tshift)
+    if non:
+        return non
+    return trumps << tshift
+
+
+@njit(cache=True)
+def tt_index(key, tt_mask):
+    h = key * -7046029254386353131  # 0x9E3779B97F4A7C15 as int64, wraps
+    h ^= (h >> 31) & 0x1FFFFFFFF
+    return h & tt_mask
+
+
+@njit(cache=True)
+def order_moves(legal, remaining, trick, tlen, leader, seat, trump, pw, pts, moves, base, scores):
+    """Write the legal cards into ``moves[base:base+n]`` in search order; return n.
+
+    Leading: a master (highest remaining card of its suit) first, most points first; other
+    cards lowest first.  Following: if the card leaves the trick with our side, most points
+    first (a cheap winner when we take over ourselves); otherwise fewest points first."""
+    n = 0
+    m = legal
+    team = seat & 1
+    widx = 0
+    wcard = 0
+    wseat = 0
+    led = 0
+    if tlen > 0:
+        widx = trick_winner_index(trick, tlen, trump, pw)
+        wcard = trick[widx]
+        wseat = (leader + widx) % 4
+        led = trick[0] >> 3
+    while m:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        s = c >> 3
+        if tlen == 0:
+            master = True
+            others = (remaining >> (8 * s)) & 0xFF
+            for r in range(8):
+                if (others >> r) & 1:
+                    o = 8 * s + r
+                    if o != c and pw[o] > pw[c]:
+                        master = False
+                        break
+            if master:
+                sc = 1000 + pts[c] * 4 + pw[c] + (100 if s != trump else 0)
+            else:
+                sc = -pts[c] * 4 - pw[c] - (50 if s == trump else 0)
+        else:
+            bs = wcard >> 3
+            beats = False
+            if s == trump:
+                beats = bs != trump or pw[c] > pw[wcard]
+            elif s == led and bs != trump and pw[c] > pw[wcard]:
+                beats = True
+            if beats:
+                win_team = team
+            else:
+                win_team = wseat & 1
+            if win_team == team:
+                if tlen == 3:
+                    sc = 1000 + pts[c] * 4 - pw[c]
+                elif beats:
+                    sc = 500 + pts[c] - pw[c] * 2 - (20 if s == trump else 0)
+                else:
+                    sc = 600 + pts[c] * 4
+            else:
+                sc = -pts[c] * 4 - pw[c] - (30 if s == trump else 0)
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            moves[base + j] = moves[base + j - 1]
+            scores[j] = scores[j - 1]
+            j -= 1
+        moves[base + j] = c
+        scores[j] = sc
+        n += 1
+    return n
+
+
+MAXPLY = 34
+
+
+@njit(cache=True)
+def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
+           ctx, pts, pw, tt_key, tt_lo, tt_hi, tt_gen, stats):
+    """Fail-soft alpha-beta value of the rest of the deal (see the module docstring).
+
+    hands: int64[4] masks of the cards still held (restored on return); trick: int64[4] the
+    cards of the trick in progress, ``tlen0`` of them, led by ``leader0``; flag0: 1 once D has
+    lost a trick; need0: the margin bound of MODE_NAT; ctx: int64[CTX_LEN]; pts, pw: int64[32]
+    from ``card_tables``; tt_key int64[n], tt_lo/tt_hi/tt_gen int32[n] (n a power of two);
+    stats: int64[STATS_LEN], incremented.  Iterative (an explicit stack of plies), since Numba
+    cannot cache recursive functions.
+    """
+    trump = ctx[C_TRUMP]
+    dteam = ctx[C_DTEAM]
+    amsterdam = ctx[C_AMSTERDAM]
+    ut_forced = ctx[C_UT_FORCED]
+    gen = ctx[C_GEN]
+    ttm = ctx[C_TT_MASK]
+    use_tt_all = ctx[C_USE_TT] != 0
+    pit = ctx[C_PIT]
+    moves = np.empty(MAXPLY * 8, dtype=np.int64)
+    scores = np.empty(8, dtype=np.int64)
+    NM = np.zeros(MAXPLY, dtype=np.int64)
+    IDX = np.zeros(MAXPLY, dtype=np.int64)
+    A = np.zeros(MAXPLY, dtype=np.int64)
+    B = np.zeros(MAXPLY, dtype=np.int64)
+    A0 = np.zeros(MAXPLY, dtype=np.int64)
+    B0 = np.zeros(MAXPLY, dtype=np.int64)
+    BEST = np.zeros(MAXPLY, dtype=np.int64)
+    KEY = np.zeros(MAXPLY, dtype=np.int64)
+    SLOT = np.zeros(MAXPLY, dtype=np.int64)
+    USETT = np.zeros(MAXPLY, dtype=np.int64)
+    MAXI = np.zeros(MAXPLY, dtype=np.int64)
+    TL = np.zeros(MAXPLY, dtype=np.int64)
+    LD = np.zeros(MAXPLY, dtype=np.int64)
+    FL = np.zeros(MAXPLY, dtype=np.int64)
+    ND = np.zeros(MAXPLY, dtype=np.int64)
+    ADD = np.zeros(MAXPLY, dtype=np.int64)
+    SEAT = np.zeros(MAXPLY, dtype=np.int64)
+    CARD = np.zeros(MAXPLY, dtype=np.int64)
+    hist = np.zeros(MAXPLY + 4, dtype=np.int64)
+    for j in range(tlen0):
+        hist[j] = trick[j]
+    ply = 0
+    TL[0] = tlen0
+    LD[0] = leader0
+    FL[0] = flag0
+    ND[0] = need0
+    A[0] = alpha_in
+    B[0] = beta_in
+    phase = 0
+    ret = 0
+    while True:
+        if phase == 0:
+            # ---- enter the node at ply
+            stats[S_NODES] += 1
+            tl = TL[ply]
+            remaining = hands[0] | hands[1] | hands[2] | hands[3]
+            USETT[ply] = 0
+            A0[ply] = A[ply]
+            B0[ply] = B[ply]
+            phase = 2
+            if tl == 0:
+                if remaining == 0:
+                    bonus = pit if FL[ply] == 0 else 0
+                    if mode == MODE_POINTS:
+                        ret = 0
+                    elif mode == MODE_MARGIN:
+                        ret = bonus
+                    elif bonus <= ND[ply]:
+                        ret = 0
+                    else:
+                        ret = NEG_BIG
+                    phase = 1
+                    continue
+                if use_tt_all:
+                    fl = FL[ply]
+                    if mode == MODE_POINTS or pit == 0:
+                        fl = 0
+                    key = remaining | (LD[ply] << 32) | (fl << 34) | (mode << 35)
+                    if mode == MODE_NAT:
+                        key |= (ND[ply] + 65536) << 37
+                    slot = tt_index(key, ttm)
+                    USETT[ply] = 1
+                    KEY[ply] = key
+                    SLOT[ply] = slot
+                    if tt_key[slot] == key and tt_gen[slot] == gen:
+                        stats[S_TT_HITS] += 1
+                        lo = tt_lo[slot]
+                        hi = tt_hi[slot]
+                        if lo >= B[ply] or lo == hi:
+                            ret = lo
+                            phase = 1
+                            continue
+                        if hi <= A[ply]:
+                            ret = hi
+                            phase = 1
+                            continue
+                        if lo > A[ply]:
+                            A[ply] = lo
+                        if hi < B[ply]:
+                            B[ply] = hi
+                        A0[ply] = A[ply]
+                        B0[ply] = B[ply]
+            h = tlen0 + ply
+            for j in range(tl):
+                trick[j] = hist[h - tl + j]
+            seat = (LD[ply] + tl) % 4
+            SEAT[ply] = seat
+            mx = (seat & 1) == dteam
+            if mode == MODE_NAT:
+                mx = not mx
+            MAXI[ply] = mx
+            legal = legal_mask(hands[seat], trick, tl, LD[ply], trump, amsterdam, ut_forced, pw)
+            NM[ply] = order_moves(legal, remaining, trick, tl, LD[ply], seat, trump, pw, pts,
+                                  moves, ply * 8, scores)
+            IDX[ply] = 0
+            BEST[ply] = -INF - 1 if mx else INF + 1
+        elif phase == 1:
+            # ---- hand the value ``ret`` back to the parent
+            if ply == 0:
+                return ret
+            ply -= 1
+            c = CARD[ply]
+            hands[SEAT[ply]] ^= 1 << c
+            v = ret
+            if TL[ply] == 3:
+                if mode == MODE_NAT and v <= NEG_HALF:
+                    v = NEG_BIG
+                else:
+                    v += ADD[ply]
+            if MAXI[ply]:
+                if v > BEST[ply]:
+                    BEST[ply] = v
+                if v > A[ply]:
+                    A[ply] = v
+            else:
+                if v < BEST[ply]:
+                    BEST[ply] = v
+                if v < B[ply]:
+                    B[ply] = v
+            if A[ply] >= B[ply]:
+                IDX[ply] = NM[ply]
+            phase = 2
+        else:
+            # ---- next move, or the node is finished
+            if IDX[ply] < NM[ply]:
+                c = moves[ply * 8 + IDX[ply]]
+                IDX[ply] += 1
+                tl = TL[ply]
+                seat = SEAT[ply]
+                hands[seat] ^= 1 << c
+                CARD[ply] = c
+                h = tlen0 + ply
+                hist[h] = c
+                if tl < 3:
+                    TL[ply + 1] = tl + 1
+                    LD[ply + 1] = LD[ply]
+                    FL[ply + 1] = FL[ply]
+                    ND[ply + 1] = ND[ply]
+                    A[ply + 1] = A[ply]
+                    B[ply + 1] = B[ply]
+                else:
+                    for j in range(4):
+                        trick[j] = hist[h - 3 + j]
+                    winner = (LD[ply] + trick_winner_index(trick, 4, trump, pw)) % 4
+                    tmask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << c)
+                    tp = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[c]
+                    rest = hands[0] | hands[1] | hands[2] | hands[3]
+                    if rest == 0:
+                        tp += ctx[C_LAST_BONUS]
+                    tr = 0
+                    if ctx[C_TRICK_ROEM]:
+                        tr = trick_roem(tmask, trump)
+                    d_wins = (winner & 1) == dteam
+                    FL[ply + 1] = FL[ply] if d_wins else 1
+                    margin = tp + tr if d_wins else -(tp + tr)
+                    if mode == MODE_POINTS:
+                        add = tp + tr if d_wins else 0
+                        ND[ply + 1] = ND[ply]
+                    elif mode == MODE_MARGIN:
+                        add = margin
+                        ND[ply + 1] = ND[ply]
+                    else:
+                        add = tr
+                        ND[ply + 1] = ND[ply] - margin
+                    ADD[ply] = add
+                    TL[ply + 1] = 0
+                    LD[ply + 1] = winner
+                    A[ply + 1] = A[ply] - add
+                    B[ply + 1] = B[ply] - add
+                ply += 1
+                phase = 0
+            else:
+                best = BEST[ply]
+                if USETT[ply]:
+                    slot = SLOT[ply]
+                    key = KEY[ply]
+                    if tt_key[slot] == key and tt_gen[slot] == gen:
+                        lo = tt_lo[slot]
+                        hi = tt_hi[slot]
+                    else:
+                        lo = -INF - 2
+                        hi = INF + 2
+                    if best <= A0[ply]:
+                        if best < hi:
+                            hi = best
+                    elif best >= B0[ply]:
+                        if best > lo:
+                            lo = best
+                    else:
+                        lo = best
+                        hi = best
+                    tt_key[slot] = key
+                    tt_lo[slot] = lo
+                    tt_hi[slot] = hi
+                    tt_gen[slot] = gen
+                    stats[S_TT_STORES] += 1
+                ret = best
+                phase = 1

@@ -1,0 +1,140 @@
+"""Cards, suits, seats and 32-bit card masks (bitboards).
+
+A card is an integer 0..31: ``suit * 8 + rank``, suits ``S H D C`` = 0..3 and ranks in the
+natural order ``7 8 9 T J Q K A`` = 0..7 (RULES.md rule 1; the natural order is the one runs
+use, rule 10).  A set of cards is a 32-bit mask with bit ``card`` set.  As text a card is its
+suit letter then its rank, ``"HK"`` for the king of hearts; ``"10"`` is read as ``T``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+from .errors import CardParseError
+
+SUITS = "SHDC"
+RANKS = "789TJQKA"  # natural order, low to high
+SEATS = "NESW"
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+#: card points by natural rank (RULES.md rule 3 table): trump and other suits
+TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
+PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
+#: power (higher wins) by natural rank: trump J 9 A T K Q 8 7, others A T K Q J 9 8 7
+TRUMP_POWER = (0, 1, 6, 4, 7, 2, 3, 5)
+PLAIN_POWER = (0, 1, 2, 6, 3, 4, 5, 7)
+
+SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
+FULL_DECK = 0xFFFFFFFF
+
+
+def parse_suit(text: str) -> int:
+    """Suit letter (``S H D C``, any case) -> suit index 0..3.  Raises CardParseError."""
+    t = text.strip().upper()
+    if len(t) != 1 or t not in SUITS:
+        raise CardParseError("expected a suit S, H, D or C", token=text)
+    return SUITS.index(t)
+
+
+def parse_seat(text: str) -> int:
+    """Seat letter (``N E S W``, any case) -> seat index 0..3.  Raises CardParseError."""
+    t = text.strip().upper()
+    if len(t) != 1 or t not in SEATS:
+        raise CardParseError("expected a seat N, E, S or W", token=text)
+    return SEATS.index(t)
+
+
+def parse_rank(text: str) -> int:
+    """Rank (``A K Q J T 9 8 7`` or ``10``) -> natural rank 0..7.  Raises CardParseError."""
+    t = text.strip().upper()
+    if t == "10":
+        t = "T"
+    if len(t) != 1 or t not in RANKS:
+        raise CardParseError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7", token=text)
+    return RANKS.index(t)
+
+
+def parse_card(text) -> int:
+    """``"HK"`` (suit then rank; ``"H10"`` allowed) or an object whose ``str()`` is that
+    -> card index 0..31.  Integers 0..31 pass through.  Raises CardParseError."""
+    if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
+        if 0 <= int(text) < 32:
+            return int(text)
+        raise CardParseError("expected a card index 0..31", token=str(text))
+    s = str(text).strip()
+    if len(s) < 2:
+        raise CardParseError("expected a card: suit letter then rank, like HK", token=s)
+    try:
+        suit = parse_suit(s[0])
+        rank = parse_rank(s[1:])
+    except CardParseError:
+        raise CardParseError("expected a card: suit letter (S H D C) then rank "
+                             "(A K Q J T 9 8 7), like HK", token=s) from None
+    return suit * 8 + rank
+
+
+def card_str(card: int) -> str:
+    """Card index 0..31 -> ``"HK"``."""
+    return SUITS[card >> 3] + RANKS[card & 7]
+
+
+def card_suit(card: int) -> int:
+    return card >> 3
+
+
+def card_rank(card: int) -> int:
+    return card & 7
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Card indices -> 32-bit mask (a Python int)."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """32-bit mask -> card indices, ascending."""
+    out = []
+    m = int(mask)
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def popcount(mask: int) -> int:
+    return bin(int(mask) & FULL_DECK).count("1")
+
+
+def card_points(card: int, trump: int) -> int:
+    """Card points of one card (RULES.md rule 3), not doubled."""
+    r = card & 7
+    return TRUMP_POINTS[r] if (card >> 3) == trump else PLAIN_POINTS[r]
+
+
+def card_power(card: int, trump: int) -> int:
+    """Power 0..7 of a card within its suit (trump order or plain order)."""
+    r = card & 7
+    return TRUMP_POWER[r] if (card >> 3) == trump else PLAIN_POWER[r]
+
+
+def sort_for_display(cards: Iterable[int], trump: int | None = None) -> list[int]:
+    """Cards sorted by suit (S H D C) then by power, highest first."""
+    t = -1 if trump is None else trump
+    return sorted(cards, key=lambda c: (c >> 3, -card_power(c, t)))
+
+
+def hand_text(mask: int, trump: int | None = None, sep: str = ".") -> str:
+    """A hand as PBN suits ``S.H.D.C``, ranks in the usual order A K Q J T 9 8 7."""
+    parts = []
+    for s in range(4):
+        ranks = [r for r in range(7, -1, -1) if mask >> (s * 8 + r) & 1]
+        order = "AKQJT987"
+        ranks.sort(key=lambda r: order.index(RANKS[r]))
+        parts.append("".join(RANKS[r] for r in ranks))
+    return sep.join(parts)

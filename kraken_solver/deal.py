@@ -1,0 +1,148 @@
+"""Deals as four 32-bit card masks, read from and written as PBN (RULES.md rules 1-2, 21)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import RANKS, SEATS, SUITS, cards_of, hand_text, popcount, parse_seat
+from .errors import CardParseError, DealError
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Four hands N, E, S, W as 32-bit card masks (``hands[seat]``, seat 0..3 = N E S W).
+
+    Every hand holds the same number of cards, 1 to 8 (RULES.md rule 21), and no card is in two
+    hands.  ``Deal.from_pbn("N:AKQ.J9.T8.7 ...")`` reads PBN; ``str(deal)`` writes it from N,
+    and ``Deal.from_pbn(str(deal)) == deal``.  Raises DealError for a malformed deal.
+    """
+
+    hands: tuple
+
+    def __post_init__(self):
+        if len(self.hands) != 4:
+            raise DealError("a deal has four hands", token=str(len(self.hands)))
+        hands = tuple(int(h) for h in self.hands)
+        object.__setattr__(self, "hands", hands)
+        seen = 0
+        for seat, h in enumerate(hands):
+            if h < 0 or h >> 32:
+                raise DealError("a hand is a 32-bit card mask", token=hex(h))
+            dup = seen & h
+            if dup:
+                from .cards import card_str
+                raise DealError(f"card {card_str(cards_of(dup)[0])} is in two hands",
+                                token=card_str(cards_of(dup)[0]))
+            seen |= h
+        sizes = [popcount(h) for h in hands]
+        if len(set(sizes)) != 1:
+            raise DealError("hands of unequal size: " + ", ".join(
+                f"{SEATS[s]} {n}" for s, n in enumerate(sizes)) + "; every hand must hold "
+                "the same number of cards")
+        if not 1 <= sizes[0] <= 8:
+            raise DealError("every hand must hold 1 to 8 cards", token=str(sizes[0]))
+
+    @property
+    def size(self) -> int:
+        """Cards per hand (1..8)."""
+        return popcount(self.hands[0])
+
+    @property
+    def all_cards(self) -> int:
+        return self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+
+    def holder(self, card: int) -> int:
+        """Seat 0..3 holding ``card``, or -1."""
+        for s in range(4):
+            if self.hands[s] >> card & 1:
+                return s
+        return -1
+
+    @classmethod
+    def from_pbn(cls, text: str) -> "Deal":
+        """Read ``"N:S.H.D.C S.H.D.C S.H.D.C S.H.D.C"``: hands clockwise from the named seat,
+        suits spades.hearts.diamonds.clubs, ranks A K Q J T 9 8 7 (``10`` allowed), empty for a
+        void.  Raises DealError (with ``column``, 1-based within ``text``, and ``token``)."""
+        deal, _ = parse_pbn(text)
+        return deal
+
+    def __str__(self) -> str:
+        return self.pbn(0)
+
+    def pbn(self, start_seat: int = 0) -> str:
+        """PBN text with the hands clockwise from ``start_seat`` (0..3 = N E S W)."""
+        return SEATS[start_seat] + ":" + " ".join(
+            hand_text(self.hands[(start_seat + i) % 4]) for i in range(4))
+
+    def rotated(self, k: int) -> "Deal":
+        """The deal with every hand moved ``k`` seats clockwise (N's hand to E for k=1)."""
+        return Deal(tuple(self.hands[(s - k) % 4] for s in range(4)))
+
+
+def parse_pbn(text: str) -> tuple[Deal, int]:
+    """Read PBN deal text -> (Deal, seat named before the colon).  Raises DealError."""
+    if not isinstance(text, str):
+        raise DealError("expected PBN deal text like 'N:AKQ.J9.T8.7 ...'", token=repr(text))
+    s = text
+    lead = len(s) - len(s.lstrip())
+    body = s.strip()
+    if len(body) < 2 or body[1] != ":":
+        raise DealError("a PBN deal starts with a seat and a colon, like 'N:'",
+                        column=lead + 1, token=body[:2] if body else "")
+    try:
+        start = parse_seat(body[0])
+    except CardParseError:
+        raise DealError("expected a seat N, E, S or W before the colon",
+                        column=lead + 1, token=body[0]) from None
+    hands = [0, 0, 0, 0]
+    pos = 2
+    words = []
+    i = pos
+    n = len(body)
+    while i < n:
+        if body[i].isspace():
+            i += 1
+            continue
+        j = i
+        while j < n and not body[j].isspace():
+            j += 1
+        words.append((i, body[i:j]))
+        i = j
+    if len(words) != 4:
+        col = lead + 1 + (words[4][0] if len(words) > 4 else len(body))
+        tok = words[4][1] if len(words) > 4 else body[2:]
+        raise DealError(f"a PBN deal has four hands separated by spaces; found {len(words)}",
+                        column=col, token=tok)
+    owner = {}
+    for k, (off, word) in enumerate(words):
+        seat = (start + k) % 4
+        suits = word.split(".")
+        if len(suits) != 4:
+            raise DealError("a hand has four suits separated by dots: S.H.D.C",
+                            column=lead + 1 + off, token=word)
+        col = off
+        mask = 0
+        for si, ranks in enumerate(suits):
+            r = 0
+            while r < len(ranks):
+                ch = ranks[r].upper()
+                width = 1
+                if ranks[r:r + 2] == "10":
+                    ch, width = "T", 2
+                if ch not in RANKS:
+                    raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
+                                    column=lead + 1 + col + r, token=ranks[r])
+                card = si * 8 + RANKS.index(ch)
+                name = SUITS[si] + ch
+                if card in owner:
+                    raise DealError(f"card {name} is dealt twice ({SEATS[owner[card]]} and "
+                                    f"{SEATS[seat]})", column=lead + 1 + col + r, token=name)
+                owner[card] = seat
+                mask |= 1 << card
+                r += width
+            col += len(ranks) + 1
+        hands[seat] = mask
+    try:
+        return Deal(tuple(hands)), start
+    except DealError as e:
+        raise e.located(column=lead + 1, token=body) from None

@@ -1,0 +1,69 @@
+"""Exception types of kraken-solver.
+
+Every error raised for bad input is a subclass of :class:`KrakenError`, itself a
+:class:`ValueError`.  Errors that come from a file carry its name, line, column and the
+offending token, so that a command-line tool can print one precise line.
+"""
+
+from __future__ import annotations
+
+
+class KrakenError(ValueError):
+    """Base class of every input error raised by kraken-solver.
+
+    Attributes ``source`` (file name or ``None``), ``line`` and ``column`` (1-based, or
+    ``None``) and ``token`` (the offending text, or ``None``) say where the problem is.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 column: int | None = None, token: str | None = None):
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        self.token = token
+        super().__init__(self.__str__())
+
+    def located(self, *, source: str | None = None, line: int | None = None,
+                column: int | None = None, token: str | None = None) -> "KrakenError":
+        """Return a copy of this error with the location filled in where it was missing."""
+        err = type(self)(self.message,
+                         source=self.source if self.source is not None else source,
+                         line=self.line if self.line is not None else line,
+                         column=self.column if self.column is not None else column,
+                         token=self.token if self.token is not None else token)
+        return err
+
+    def __str__(self) -> str:
+        where = []
+        if self.source is not None:
+            where.append(str(self.source))
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        prefix = ", ".join(where)
+        text = self.message
+        if self.token is not None:
+            text = f"{text} (got {self.token!r})"
+        return f"{prefix}: {text}" if prefix else text
+
+
+class CardParseError(KrakenError):
+    """A card, rank, suit or seat could not be read (e.g. ``"HX"``)."""
+
+
+class DealError(KrakenError):
+    """A deal is malformed: duplicate or missing cards, hands of unequal size, bad PBN."""
+
+
+class IllegalCardError(KrakenError):
+    """A card was played that the player does not hold or may not play (RULES.md rule 8)."""
+
+
+class RulesError(KrakenError):
+    """An unknown rules preset or option value."""
+
+
+class DealFileError(KrakenError):
+    """A deal file has a syntax error (unknown tag, bad value, missing deal)."""

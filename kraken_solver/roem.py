@@ -1,0 +1,92 @@
+"""Roem declared from the hand (RULES.md rules 12-17).
+
+Trick roem (rules 10-11) is computed inside the search kernels (``_kernels.trick_roem``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .cards import SEATS
+
+RUN_VALUES = {3: 20, 4: 50}
+QUAD_VALUES = (0, 0, 0, 100, 200, 100, 100, 100)  # by natural rank 7 8 9 T J Q K A
+SUIT_ORDER = (3, 2, 1, 0)  # S > H > D > C for rule 14
+
+
+def _run_value(length: int, long_runs_100: bool) -> int:
+    if length < 3:
+        return 0
+    if length == 3:
+        return 20
+    if long_runs_100 and length >= 5:
+        return 100
+    return 50
+
+
+def _runs(mask: int, long_runs_100: bool) -> list[tuple]:
+    """Maximal runs of 3+ cards per suit, natural order: (value, top rank, 0, suit order)."""
+    melds = []
+    for s in range(4):
+        x = (mask >> (8 * s)) & 0xFF
+        r = 0
+        while r < 8:
+            if (x >> r) & 1:
+                start = r
+                while r < 8 and (x >> r) & 1:
+                    r += 1
+                length = r - start
+                if length >= 3:
+                    melds.append((_run_value(length, long_runs_100), r - 1, 0, SUIT_ORDER[s]))
+            else:
+                r += 1
+    return melds
+
+
+def player_melds(mask: int, long_runs_100: bool = False) -> list[tuple]:
+    """The melds one player declares (rules 12-13), stuk excluded.
+
+    Each meld is a tuple ``(value, top natural rank 0..7, is_four_of_a_kind, suit order)`` that
+    sorts as rule 14 compares melds.  Of all ways to use or not use each four of a kind, the one
+    with the highest total is declared; ties go to the better best meld."""
+    quads = [r for r in range(8) if all((mask >> (8 * s + r)) & 1 for s in range(4))]
+    best = None
+    for k in range(len(quads) + 1):
+        for chosen in combinations(quads, k):
+            used = 0
+            for r in chosen:
+                used |= 0x01010101 << r
+            melds = [(QUAD_VALUES[r], r, 1, 4) for r in chosen] + _runs(mask & ~used, long_runs_100)
+            total = sum(m[0] for m in melds)
+            cand = (total, max(melds) if melds else (-1,), melds)
+            if best is None or cand[:2] > best[:2]:
+                best = cand
+    return best[2]
+
+
+def hand_roem_masks(hands, trump: int, first: int, rules) -> tuple[int, int]:
+    """Hand roem (playing team, defenders) in points for four hand masks (rules 12-17).
+
+    ``hands``: four 32-bit masks N E S W as dealt; ``trump`` 0..3; ``first`` 0..3 the first
+    player, whose team is the playing team.  Returns (0, 0) when ``rules.hand_roem`` is off."""
+    if not rules.hand_roem:
+        return 0, 0
+    melds = [player_melds(h, rules.long_runs_100) for h in hands]
+    scores = [0, 0]  # by team parity: 0 = N/S, 1 = E/W
+    best_seat, best_meld = None, None
+    for seat in range(4):
+        for m in melds[seat]:
+            if best_meld is None or m > best_meld:
+                best_seat, best_meld = seat, m
+    if best_seat is not None:
+        team = best_seat & 1
+        scores[team] += sum(m[0] for seat in range(4) if seat & 1 == team for m in melds[seat])
+    kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
+    for seat in range(4):
+        if hands[seat] & kq == kq:
+            scores[seat & 1] += 20
+    d = first & 1
+    return scores[d], scores[1 - d]
+
+
+__all__ = ["hand_roem_masks", "player_melds", "SEATS"]

@@ -1,0 +1,134 @@
+"""Rule options of Kraken and the named club presets (RULES.md rules 5, 9, 9a, 9b, 10-20)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .errors import RulesError
+
+TRUMP_RULES = ("rotterdam", "amsterdam")
+UNDERTRUMP_RULES = ("forbidden", "forced")
+MULTIPLIERS = (1, 2, 4, 8)
+
+# positions in the int64 array handed to the kernels (one compiled kernel serves every variant)
+R_AMSTERDAM, R_UNDERTRUMP_FORCED, R_TRICK_ROEM, R_DOUBLE_SPADES, R_PIT_BONUS = range(5)
+RULES_ARRAY_LEN = 5
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options of RULES.md; every default is the G4A app's behaviour.
+
+    - ``trump_rule``: ``"rotterdam"`` (rule 8c always) or ``"amsterdam"`` (rule 9).
+    - ``undertrump``: ``"forbidden"`` (rule 8c) or ``"forced"`` (rule 9a).
+    - ``trick_roem``: roem in tricks (rules 10-11).
+    - ``hand_roem``: roem declared from the hand, stuk included (rules 12-17).
+    - ``double_spades``: spades as trump double card points and the last-trick 10 (rule 5).
+    - ``multiplier``: 1, 2 (kraken), 4 or 8 (rule 20).
+    - ``pit_bonus``: points for the playing team winning every trick (rule 18), >= 0.
+    - ``long_runs_100``: a hand run of 5 or more scores 100 (rule 12).
+
+    Raises RulesError for an unknown value.
+    """
+
+    trump_rule: str = "rotterdam"
+    undertrump: str = "forbidden"
+    trick_roem: bool = True
+    hand_roem: bool = True
+    double_spades: bool = False
+    multiplier: int = 1
+    pit_bonus: int = 100
+    long_runs_100: bool = False
+
+    def __post_init__(self):
+        if self.trump_rule not in TRUMP_RULES:
+            raise RulesError("trump_rule must be 'rotterdam' or 'amsterdam'", token=str(self.trump_rule))
+        if self.undertrump not in UNDERTRUMP_RULES:
+            raise RulesError("undertrump must be 'forbidden' or 'forced'", token=str(self.undertrump))
+        for name in ("trick_roem", "hand_roem", "double_spades", "long_runs_100"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise RulesError(f"{name} must be true or false", token=str(getattr(self, name)))
+        if isinstance(self.multiplier, bool) or self.multiplier not in MULTIPLIERS:
+            raise RulesError("multiplier must be 1, 2, 4 or 8", token=str(self.multiplier))
+        if isinstance(self.pit_bonus, bool) or not isinstance(self.pit_bonus, (int, np.integer)) \
+                or not 0 <= self.pit_bonus <= 10000:
+            raise RulesError("pit_bonus must be a whole number of points from 0 to 10000",
+                             token=str(self.pit_bonus))
+
+    # ------------------------------------------------------------------ presets
+    @classmethod
+    def preset(cls, name: str, **overrides) -> "Rules":
+        """A named preset of RULES.md rule 9b (``kraken``, ``kraken-amsterdam``,
+        ``klaverjas-rotterdam``, ``klaverjas-amsterdam``), with optional overrides.
+        Raises RulesError for an unknown name."""
+        key = str(name).strip().lower()
+        if key not in PRESETS:
+            raise RulesError("unknown rules preset; expected one of " + ", ".join(PRESETS),
+                             token=str(name))
+        return dataclasses.replace(PRESETS[key], **overrides)
+
+    @classmethod
+    def from_dict(cls, options: dict) -> "Rules":
+        """Rules from a dict of options (as in the reference cases); missing keys take defaults.
+        Raises RulesError for an unknown option."""
+        names = {f.name for f in fields(cls)}
+        for k in options:
+            if k not in names:
+                raise RulesError("unknown rules option; expected one of " + ", ".join(sorted(names)),
+                                 token=str(k))
+        return cls(**options)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @property
+    def name(self) -> str:
+        """The preset name if these rules equal a preset, else the preset nearest plus the
+        options that differ, e.g. ``"kraken+multiplier=2"``."""
+        best, best_diff = None, None
+        for pname, p in PRESETS.items():
+            diff = [f.name for f in fields(self) if getattr(self, f.name) != getattr(p, f.name)]
+            if best_diff is None or len(diff) < len(best_diff):
+                best, best_diff = pname, diff
+        if not best_diff:
+            return best
+        parts = []
+        for n in best_diff:
+            v = getattr(self, n)
+            parts.append(f"{n}={str(v).lower() if isinstance(v, bool) else v}")
+        return best + "+" + "+".join(parts)
+
+    def kernel_array(self) -> np.ndarray:
+        """The options the search kernels need, as an int64 array of length 5."""
+        a = np.zeros(RULES_ARRAY_LEN, dtype=np.int64)
+        a[R_AMSTERDAM] = self.trump_rule == "amsterdam"
+        a[R_UNDERTRUMP_FORCED] = self.undertrump == "forced"
+        a[R_TRICK_ROEM] = bool(self.trick_roem)
+        a[R_DOUBLE_SPADES] = bool(self.double_spades)
+        a[R_PIT_BONUS] = int(self.pit_bonus)
+        return a
+
+
+PRESETS = {
+    "kraken": Rules(),
+    "kraken-amsterdam": Rules(trump_rule="amsterdam"),
+    "klaverjas-rotterdam": Rules(trump_rule="rotterdam", undertrump="forced", trick_roem=True,
+                                 hand_roem=False),
+    "klaverjas-amsterdam": Rules(trump_rule="amsterdam", trick_roem=True, hand_roem=False),
+}
+
+
+def as_rules(rules) -> Rules:
+    """Accept a Rules, a preset name or a dict of options.  Raises RulesError."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    raise RulesError("expected Rules, a preset name or a dict of options", token=repr(rules))

@@ -1,0 +1,429 @@
+"""The double-dummy solver's Python API: positions, ``solve``, ``legal_cards``, ``hand_roem``.
+
+A thin layer that validates input and wraps the Numba kernels of ``_kernels.py``.  Values are
+from the playing team's side (RULES.md §8, rule 27).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _kernels as K
+from .cards import SEATS, SUITS, card_str, cards_of, parse_card, parse_seat, parse_suit, \
+    sort_for_display
+from .deal import Deal, parse_pbn
+from .errors import IllegalCardError, KrakenError
+from .roem import hand_roem_masks
+from .rules import Rules, as_rules
+
+OBJECTIVES = ("score", "points")
+DEFAULT_TT_BITS = 18
+
+
+# ---------------------------------------------------------------- argument helpers
+def as_deal(deal) -> Deal:
+    """A Deal, or PBN text.  Raises DealError."""
+    if isinstance(deal, Deal):
+        return deal
+    d, _ = parse_pbn(deal)
+    return d
+
+
+def as_suit(trump) -> int:
+    if isinstance(trump, (int, np.integer)) and not isinstance(trump, bool) and 0 <= trump < 4:
+        return int(trump)
+    return parse_suit(str(trump))
+
+
+def as_seat(seat) -> int:
+    if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < 4:
+        return int(seat)
+    return parse_seat(str(seat))
+
+
+@dataclass
+class TrickRecord:
+    """A completed trick: ``leader`` seat, ``cards`` in play order, ``winner`` seat,
+    ``points`` (card points incl. the last-trick 10, doubled where rule 5 says), ``roem``."""
+    leader: int
+    cards: list
+    winner: int
+    points: int
+    roem: int
+
+
+class Position:
+    """A deal plus the cards played so far (RULES.md rule 22), ready for the kernels.
+
+    Built by replaying ``played`` from the first lead; raises IllegalCardError (with ``token``
+    the card and ``column`` its 1-based index in ``played``) for a card the player to move does
+    not hold or may not play."""
+
+    def __init__(self, deal, trump, first, rules=None, played=()):
+        self.deal = as_deal(deal)
+        self.trump = as_suit(trump)
+        self.first = as_seat(first)
+        self.rules = as_rules(rules)
+        self.pts, self.pw = K.card_tables(self.trump, bool(self.rules.double_spades))
+        self.dteam = self.first & 1
+        self.last_bonus = 20 if (self.rules.double_spades and self.trump == 0) else 10
+        self.hr_d, self.hr_o = hand_roem_masks(self.deal.hands, self.trump, self.first, self.rules)
+        self.total_points = int(sum(self.pts[c] for c in cards_of(self.deal.all_cards))) \
+            + self.last_bonus
+        self.hands = np.array(self.deal.hands, dtype=np.int64)
+        self.trick = np.zeros(4, dtype=np.int64)
+        self.tlen = 0
+        self.leader = self.first
+        self.flag_lost = 0
+        self.past_margin = 0
+        self.past_roem = 0
+        self.past_dpoints = 0
+        self.tricks: list[TrickRecord] = []
+        self.played: list[int] = []
+        for i, card in enumerate(played):
+            try:
+                c = parse_card(card)
+            except KrakenError as e:
+                raise IllegalCardError(e.message, column=i + 1, token=str(card)) from None
+            self.play(c, index=i + 1)
+
+    # ------------------------------------------------------------ state
+    @property
+    def to_move(self) -> int:
+        return (self.leader + self.tlen) % 4
+
+    @property
+    def over(self) -> bool:
+        return self.tlen == 0 and not any(int(h) for h in self.hands)
+
+    def legal_mask(self) -> int:
+        if self.over:
+            return 0
+        r = self.rules
+        return int(K.legal_mask(self.hands[self.to_move], self.trick, self.tlen, self.leader,
+                                self.trump, r.trump_rule == "amsterdam",
+                                r.undertrump == "forced", self.pw))
+
+    def legal(self) -> list[int]:
+        return sort_for_display(cards_of(self.legal_mask()), self.trump)
+
+    def copy(self) -> "Position":
+        p = object.__new__(Position)
+        p.__dict__.update(self.__dict__)
+        p.hands = self.hands.copy()
+        p.trick = self.trick.copy()
+        p.tricks = list(self.tricks)
+        p.played = list(self.played)
+        return p
+
+    def play(self, card: int, index: int | None = None) -> None:
+        """Play ``card`` (0..31) for the player to move.  Raises IllegalCardError."""
+        name = card_str(card)
+        if self.over:
+            raise IllegalCardError("the deal is over; no card can be played", column=index,
+                                   token=name)
+        seat = self.to_move
+        if not (int(self.hands[seat]) >> card) & 1:
+            holder = self.deal.holder(card)
+            if holder < 0:
+                why = f"{name} is not in this deal"
+            elif card in self.played:
+                why = f"{name} was already played"
+            else:
+                why = f"{SEATS[seat]} is to play but {name} is in {SEATS[holder]}'s hand"
+            raise IllegalCardError(why, column=index, token=name)
+        legal = self.legal_mask()
+        if not (legal >> card) & 1:
+            allowed = " ".join(card_str(c) for c in sort_for_display(cards_of(legal), self.trump))
+            raise IllegalCardError(f"{SEATS[seat]} may not play {name} here "
+                                   f"(legal: {allowed}; rules {self.rules.name})",
+                                   column=index, token=name)
+        self.hands[seat] &= ~(1 << card)
+        self.trick[self.tlen] = card
+        self.tlen += 1
+        self.played.append(card)
+        if self.tlen == 4:
+            self._finish_trick()
+
+    def _finish_trick(self):
+        cards = [int(c) for c in self.trick]
+        widx = int(K.trick_winner_index(self.trick, 4, self.trump, self.pw))
+        winner = (self.leader + widx) % 4
+        points = int(sum(self.pts[c] for c in cards))
+        if not any(int(h) for h in self.hands):
+            points += self.last_bonus
+        roem = int(K.trick_roem(sum(1 << c for c in cards), self.trump)) \
+            if self.rules.trick_roem else 0
+        self.tricks.append(TrickRecord(self.leader, cards, winner, points, roem))
+        if (winner & 1) == self.dteam:
+            self.past_margin += points + roem
+            self.past_dpoints += points + roem
+        else:
+            self.past_margin -= points + roem
+            self.flag_lost = 1
+        self.past_roem += roem
+        self.leader = winner
+        self.tlen = 0
+        self.trick[:] = 0
+
+    def final_value(self, objective: str) -> int:
+        """The value of a finished deal (rules 18-19, 24)."""
+        if objective == "points":
+            return self.past_dpoints
+        m = self.rules.multiplier
+        mp = self.past_margin + self.hr_d - self.hr_o
+        if self.flag_lost == 0:
+            mp += self.rules.pit_bonus
+        if mp > 0:
+            return m * mp
+        return -m * (self.total_points + self.hr_d + self.hr_o + self.past_roem)
+
+
+class Searcher:
+    """Owns the transposition table and buffers that the kernels use; reuse it across solves.
+
+    ``tt_bits``: the table holds ``2**tt_bits`` entries of 20 bytes (18 -> 5 MB).
+    ``use_tt=False`` searches without the table (for checks)."""
+
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True):
+        if not 4 <= int(tt_bits) <= 28:
+            raise KrakenError("tt_bits must be from 4 to 28", token=str(tt_bits))
+        size = 1 << int(tt_bits)
+        self.tt_key = np.zeros(size, dtype=np.int64)
+        self.tt_lo = np.zeros(size, dtype=np.int32)
+        self.tt_hi = np.zeros(size, dtype=np.int32)
+        self.tt_gen = np.zeros(size, dtype=np.int32)
+        self.stats = np.zeros(K.STATS_LEN, dtype=np.int64)
+        self.use_tt = use_tt
+        self.tt_mask = size - 1
+        self.gen = 0
+        self._context = None
+
+    def context(self, pos: Position) -> np.ndarray:
+        """The kernel ctx array for this position's deal, trump and rules; a new deal, trump or
+        rules set starts a new table generation (old entries no longer match)."""
+        ident = (pos.deal.hands, pos.trump, pos.first, pos.rules)
+        if ident != self._context:
+            self._context = ident
+            self.gen += 1
+            if self.gen >= 2 ** 31 - 1:
+                self.tt_gen[:] = 0
+                self.gen = 1
+        r = pos.rules
+        ctx = np.zeros(K.CTX_LEN, dtype=np.int64)
+        ctx[K.C_TRUMP] = pos.trump
+        ctx[K.C_AMSTERDAM] = r.trump_rule == "amsterdam"
+        ctx[K.C_UT_FORCED] = r.undertrump == "forced"
+        ctx[K.C_TRICK_ROEM] = bool(r.trick_roem)
+        ctx[K.C_PIT] = r.pit_bonus
+        ctx[K.C_DTEAM] = pos.dteam
+        ctx[K.C_LAST_BONUS] = pos.last_bonus
+        ctx[K.C_USE_TT] = self.use_tt
+        ctx[K.C_TT_MASK] = self.tt_mask
+        ctx[K.C_GEN] = self.gen
+        return ctx
+
+    def search(self, pos: Position, mode: int, need: int, alpha: int, beta: int) -> int:
+        ctx = self.context(pos)
+        return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
+                            pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw,
+                            self.tt_key, self.tt_lo, self.tt_hi, self.tt_gen,
+                            self.stats))
+
+    def value(self, pos: Position, objective: str) -> int:
+        """Exact value of ``pos`` (RULES.md §8).  ``score`` follows SOLVER-NOTES.md: a margin
+        search decides made (and its value); if nat, a constrained search finds the most trick
+        roem the defenders can force while keeping the playing team nat."""
+        if pos.over:
+            return pos.final_value(objective)
+        if objective == "points":
+            return pos.past_dpoints + self.search(pos, K.MODE_POINTS, 0, -K.INF, K.INF)
+        m = pos.rules.multiplier
+        base = pos.past_margin + pos.hr_d - pos.hr_o
+        v = self.search(pos, K.MODE_MARGIN, 0, -base, K.INF)
+        if v > -base:
+            return m * (base + v)
+        if not pos.rules.trick_roem:
+            g = 0
+        else:
+            g = self.search(pos, K.MODE_NAT, -base, -1, K.INF)
+            if g < 0:
+                raise AssertionError("nat search found no way to keep the deal nat")
+        return -m * (pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem + g)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[K.S_NODES])
+
+
+_default_searcher: Searcher | None = None
+
+
+def default_searcher() -> Searcher:
+    global _default_searcher
+    if _default_searcher is None:
+        _default_searcher = Searcher()
+    return _default_searcher
+
+
+# ---------------------------------------------------------------- results
+@dataclass
+class SolveResult:
+    """The double-dummy solution of one position.
+
+    - ``value``: int points from the playing team's side (RULES.md §8, rules 23-24).
+    - ``objective``: ``"score"`` or ``"points"``; ``made``: ``value > 0`` for ``score``.
+    - ``card_values``: dict card text -> value for every legal card of the player to move
+      (filled when ``all_cards=True``; else empty).
+    - ``best_cards``: the legal cards whose value equals ``value`` (when ``all_cards=True``).
+    - ``pv``: a principal variation, card texts to the end of the deal (rule 26).
+    - ``nodes``: search nodes visited; ``seconds``: wall time of the solve.
+    """
+    value: int
+    objective: str
+    deal: Deal
+    trump: int
+    first: int
+    rules: Rules
+    played: list
+    card_values: dict = field(default_factory=dict)
+    best_cards: list = field(default_factory=list)
+    pv: list = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    to_move: int | None = None
+
+    @property
+    def made(self) -> bool | None:
+        return self.value > 0 if self.objective == "score" else None
+
+    def to_dict(self) -> dict:
+        return {
+            "deal": str(self.deal), "trump": SUITS[self.trump], "first": SEATS[self.first],
+            "rules": self.rules.name, "rules_options": self.rules.to_dict(),
+            "played": self.played, "objective": self.objective, "value": self.value,
+            "made": self.made,
+            "to_move": SEATS[self.to_move] if self.to_move is not None else None,
+            "card_values": self.card_values, "best_cards": self.best_cards, "pv": self.pv,
+            "nodes": self.nodes, "seconds": self.seconds,
+        }
+
+
+def _check_objective(objective: str) -> str:
+    if objective not in OBJECTIVES:
+        raise KrakenError("objective must be 'score' or 'points'", token=str(objective))
+    return objective
+
+
+def card_values_of(pos: Position, objective: str, searcher: Searcher) -> dict:
+    """Value of every legal card of the player to move (rule 26): card text -> int."""
+    out = {}
+    for c in pos.legal():
+        child = pos.copy()
+        child.play(c)
+        out[card_str(c)] = searcher.value(child, objective)
+    return out
+
+
+def principal_variation(pos: Position, objective: str, searcher: Searcher,
+                        value: int | None = None) -> list[str]:
+    """A line of best cards from ``pos`` to the end of the deal (rule 26)."""
+    line = []
+    p = pos.copy()
+    if value is None:
+        value = searcher.value(p, objective)
+    while not p.over:
+        for c in p.legal():
+            child = p.copy()
+            child.play(c)
+            if searcher.value(child, objective) == value:
+                line.append(card_str(c))
+                p = child
+                break
+        else:  # pragma: no cover - would mean the search is inconsistent
+            raise AssertionError("no legal card keeps the position's value")
+    return line
+
+
+def solve(deal, trump, first, *, rules=None, objective: str = "score", played=(),
+          all_cards: bool = False, pv: bool = True, searcher: Searcher | None = None
+          ) -> SolveResult:
+    """Solve a deal or part-played position double dummy (RULES.md §8).
+
+    ``deal``: Deal or PBN text (1 to 8 cards a hand); ``trump``: ``"S" "H" "D" "C"`` or 0..3;
+    ``first``: the first player ``"N" "E" "S" "W"`` or 0..3; ``rules``: Rules, preset name or
+    dict; ``objective``: ``"score"`` (rule 23) or ``"points"`` (rule 24); ``played``: cards
+    since the first lead, in order (``"HK"`` strings or card objects); ``all_cards``: also value
+    every legal card; ``pv``: compute a principal variation.
+
+    Returns SolveResult.  Raises DealError, CardParseError, IllegalCardError, RulesError (all
+    ValueError) for bad input.
+    """
+    _check_objective(objective)
+    pos = Position(deal, trump, first, rules, played)
+    searcher = searcher or default_searcher()
+    t0 = time.perf_counter()
+    n0 = searcher.nodes
+    value = searcher.value(pos, objective)
+    result = SolveResult(value=value, objective=objective, deal=pos.deal, trump=pos.trump,
+                         first=pos.first, rules=pos.rules,
+                         played=[card_str(c) for c in pos.played],
+                         to_move=None if pos.over else pos.to_move)
+    if all_cards and not pos.over:
+        result.card_values = card_values_of(pos, objective, searcher)
+        result.best_cards = [c for c, v in result.card_values.items() if v == value]
+    if pv:
+        result.pv = principal_variation(pos, objective, searcher, value)
+    result.nodes = searcher.nodes - n0
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def legal_cards(deal, trump, first, *, rules=None, played=()) -> list[str]:
+    """The legal cards (``"HK"`` texts, by suit then power) of the player to move after
+    ``played`` (RULES.md rules 8, 9, 9a); an empty list once the deal is over.
+    Raises the errors of ``solve``."""
+    pos = Position(deal, trump, first, rules, played)
+    return [card_str(c) for c in pos.legal()]
+
+
+def hand_roem(deal, trump, first, *, rules=None) -> tuple[int, int]:
+    """Hand roem in points (playing team, defenders), stuk included (RULES.md rules 12-17),
+    declared from the hands as dealt."""
+    d = as_deal(deal)
+    return hand_roem_masks(d.hands, as_suit(trump), as_seat(first), as_rules(rules))
+
+
+@dataclass
+class TrumpChoice:
+    """One row of the trump table: ``trump`` 0..3, ``score`` and ``points`` (int points),
+    ``made``, ``nodes``, ``seconds``; ``best`` marks the highest score."""
+    trump: int
+    score: int
+    points: int
+    made: bool
+    nodes: int
+    seconds: float
+    best: bool = False
+
+
+def trump_table(deal, first, *, rules=None, searcher: Searcher | None = None
+                ) -> list[TrumpChoice]:
+    """Score and points for each of the four trumps the first player can choose (rule 3)."""
+    searcher = searcher or default_searcher()
+    rows = []
+    for t in range(4):
+        pos = Position(deal, t, first, rules)
+        t0 = time.perf_counter()
+        n0 = searcher.nodes
+        score = searcher.value(pos, "score")
+        points = searcher.value(pos, "points")
+        rows.append(TrumpChoice(t, score, points, score > 0, searcher.nodes - n0,
+                                time.perf_counter() - t0))
+    top = max(r.score for r in rows)
+    for r in rows:
+        r.best = r.score == top
+    return rows
