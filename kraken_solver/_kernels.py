@@ -11,8 +11,11 @@ sum over tricks, in one of three modes (see SOLVER-NOTES.md):
 - ``MODE_POINTS``: card points + trick roem won by the playing team D; D maximises.
 - ``MODE_MARGIN``: +(points + roem) for a trick D wins, -(...) for a trick the defenders win, plus
   the pit bonus at the end if D has lost no trick (``flag_lost == 0``); D maximises.
-- ``MODE_NAT``: the trick roem on the table, provided the margin of the rest of the deal stays
-  ``<= need``; ``NEG_BIG`` when D escapes that.  The defenders maximise, D minimises.
+- ``MODE_ROEM``: like ``MODE_MARGIN``, but the trick roem of the rest of the deal (whoever
+  wins it) must reach ``need`` points; ``POS_BIG`` (a defenders' failure) when it does not.
+  Once the roem has fallen, the node is a plain ``MODE_MARGIN`` node and shares its table
+  entries.  The null-window test "value <= a" asks: can the defenders hold the margin to ``a``
+  *and* get ``need`` roem on the table?  That decides the nat branch of the exact score.
 """
 
 from __future__ import annotations
@@ -22,10 +25,10 @@ from numba import njit
 
 MODE_POINTS = 0
 MODE_MARGIN = 1
-MODE_NAT = 2
+MODE_ROEM = 2
 
-NEG_BIG = -1_000_000
-NEG_HALF = -500_000
+POS_BIG = 1_000_000
+POS_HALF = 500_000
 INF = 10_000_000
 
 # ctx array layout
@@ -46,10 +49,12 @@ QUAD_ROEM = np.array([0, 0, 0, 100, 200, 100, 100, 100], dtype=np.int64)
 
 @njit(cache=True)
 def card_tables(trump, double_spades):
-    """Per-card points (doubled under double spades with spades trump) and power within suit.
-    Returns (points int64[32], power int64[32])."""
+    """Per-card points (doubled under double spades with spades trump), power within its suit,
+    and the mask of the cards of its suit that beat it.
+    Returns (points int64[32], power int64[32], higher int64[32])."""
     pts = np.zeros(32, dtype=np.int64)
     pw = np.zeros(32, dtype=np.int64)
+    higher = np.zeros(32, dtype=np.int64)
     mult = 2 if (double_spades and trump == 0) else 1
     for c in range(32):
         r = c & 7
@@ -59,7 +64,11 @@ def card_tables(trump, double_spades):
         else:
             pts[c] = PLAIN_POINTS[r] * mult
             pw[c] = PLAIN_POWER[r]
-    return pts, pw
+    for c in range(32):
+        for o in range(8 * (c >> 3), 8 * (c >> 3) + 8):
+            if pw[o] > pw[c]:
+                higher[c] |= 1 << o
+    return pts, pw, higher
 
 
 @njit(cache=True, inline="always")
@@ -78,7 +87,7 @@ def lowest_bit_index(x):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_winner_index(trick, tlen, trump, pw):
     """Index 0..tlen-1 of the card currently winning the trick (RULES.md rule 7)."""
     led = trick[0] >> 3
@@ -98,7 +107,7 @@ def trick_winner_index(trick, tlen, trump, pw):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_roem(mask, trump):
     """Roem of a complete trick given as a 4-card mask (RULES.md rules 10-11), in points."""
     r = 0
@@ -119,29 +128,29 @@ def trick_roem(mask, trump):
     return r
 
 
-@njit(cache=True)
-def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw):
+@njit(cache=True, inline="always")
+def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw, higher_than):
     """Mask of the legal cards of ``hand`` for the player to move (RULES.md rules 8, 9, 9a).
 
-    ``trick[0:tlen]`` are the cards of the trick so far, led by seat ``leader``."""
+    ``trick[0:tlen]`` are the cards of the trick so far, led by seat ``leader``;
+    ``higher_than`` is the third table of ``card_tables``."""
     if tlen == 0:
         return hand
     led = trick[0] >> 3
     tshift = 8 * trump
     trumps = (hand >> tshift) & 0xFF
     hpow = -1
+    htc = -1
     for i in range(tlen):
         c = trick[i]
         if (c >> 3) == trump and pw[c] > hpow:
             hpow = pw[c]
-    higher = 0
-    lower = 0
-    for r in range(8):
-        if (trumps >> r) & 1:
-            if pw[tshift + r] > hpow:
-                higher |= 1 << r
-            else:
-                lower |= 1 << r
+            htc = c
+    if htc >= 0:
+        higher = (hand & higher_than[htc]) >> tshift
+    else:
+        higher = trumps
+    lower = trumps & ~higher
     follow = hand & (0xFF << (8 * led))
     if follow:
         if led != trump:
@@ -151,9 +160,9 @@ def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw):
         return follow
     # void in the suit led
     if amsterdam and led != trump:
-        seat = (leader + tlen) % 4
-        wseat = (leader + trick_winner_index(trick, tlen, trump, pw)) % 4
-        if wseat == (seat + 2) % 4:
+        seat = (leader + tlen) & 3
+        wseat = (leader + trick_winner_index(trick, tlen, trump, pw)) & 3
+        if wseat == (seat + 2) & 3:
             if hpow >= 0:
                 rest = hand & ~(lower << tshift)
                 if rest:
@@ -173,15 +182,108 @@ def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw):
     return trumps << tshift
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tt_index(key, tt_mask):
     h = key * -7046029254386353131  # 0x9E3779B97F4A7C15 as int64, wraps
     h ^= (h >> 31) & 0x1FFFFFFFF
     return h & tt_mask
 
 
-@njit(cache=True)
-def order_moves(legal, remaining, trick, tlen, leader, seat, trump, pw, pts, moves, base, scores):
+@njit(cache=True, inline="always")
+def roem_upper_bound(remaining, tricks_left, trump):
+    """An upper bound on the trick roem still to fall among the ``remaining`` cards (points):
+    at most one run (<= 50) a trick, stuk (20) once, each four of a kind once."""
+    ub = 0
+    runs = 0
+    for s in range(4):
+        x = (remaining >> (8 * s)) & 0xFF
+        if x & (x >> 1) & (x >> 2):
+            runs += popcount32(x) // 3
+    if runs > tricks_left:
+        runs = tricks_left
+    ub += 50 * runs
+    kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
+    if (remaining & kq) == kq:
+        ub += 20
+    for rank in range(8):
+        q = 0x01010101 << rank
+        if (remaining & q) == q:
+            ub += QUAD_ROEM[rank]
+    return ub
+
+
+@njit(cache=True, inline="always")
+def run_potential(c, others):
+    """Could card ``c`` ever be part of a run of trick roem (rule 10) with two cards of
+    ``others`` (the cards of the other hands and of the trick on the table)?"""
+    s = c >> 3
+    r = c & 7
+    x = (others >> (8 * s)) & 0xFF
+    if r >= 2 and (x >> (r - 2)) & 3 == 3:
+        return True
+    if r >= 1 and r <= 6 and (x >> (r - 1)) & 1 and (x >> (r + 1)) & 1:
+        return True
+    if r <= 5 and (x >> (r + 1)) & 3 == 3:
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def prune_equivalent(legal, hands, seat, trick, tlen, pts, higher_than, roem_on):
+    """Drop legal cards equivalent to a kept one (searched once, as in DDS): same hand and
+    suit, equal points, and no card of another hand or of the trick on the table between them
+    in power, so either card leads to the same value.  With trick roem on, both cards must also
+    be unable to join a run (rule 10); equal points and no quad roem mean 7s, 8s and 9s."""
+    out = legal
+    others = 0
+    for p in range(4):
+        if p != seat:
+            others |= hands[p]
+    for i in range(tlen):
+        others |= 1 << trick[i]
+    for s in range(4):
+        cards = legal & (0xFF << (8 * s))
+        if cards & (cards - 1) == 0:
+            continue
+        m = cards
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            if roem_on and run_potential(c, others):
+                continue
+            k = cards & out
+            while k:
+                d = lowest_bit_index(k)
+                k &= k - 1
+                if d == c or pts[d] != pts[c] or not ((higher_than[c] >> d) & 1):
+                    continue
+                if roem_on and run_potential(d, others):
+                    continue
+                between = higher_than[c] & ~higher_than[d] & ~(1 << d)
+                if (between & others) == 0:
+                    out &= ~(1 << c)
+                    break
+    return out
+
+
+@njit(cache=True, inline="always")
+def can_beat(hand, wcard, led, trump, higher_than):
+    """Can a player holding ``hand`` beat ``wcard`` (the winning card) with a legal card?"""
+    ws = wcard >> 3
+    if (hand >> (8 * led)) & 0xFF:
+        if ws == trump and led != trump:
+            return False
+        return (hand & higher_than[wcard]) != 0
+    if ((hand >> (8 * trump)) & 0xFF) == 0:
+        return False
+    if ws != trump:
+        return True
+    return (hand & higher_than[wcard]) != 0
+
+
+@njit(cache=True, inline="always")
+def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, higher_than, pts,
+                moves, base, scores, history, roem_on):
     """Write the legal cards into ``moves[base:base+n]`` in search order; return n.
 
     Leading: a master (highest remaining card of its suit) first, most points first; other
@@ -197,25 +299,26 @@ def order_moves(legal, remaining, trick, tlen, leader, seat, trump, pw, pts, mov
     if tlen > 0:
         widx = trick_winner_index(trick, tlen, trump, pw)
         wcard = trick[widx]
-        wseat = (leader + widx) % 4
+        wseat = (leader + widx) & 3
         led = trick[0] >> 3
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
         s = c >> 3
         if tlen == 0:
-            master = True
-            others = (remaining >> (8 * s)) & 0xFF
-            for r in range(8):
-                if (others >> r) & 1:
-                    o = 8 * s + r
-                    if o != c and pw[o] > pw[c]:
+            master = (remaining & higher_than[c]) == 0
+            if master and s != trump:
+                # ruffable: an opponent void in the suit who holds a trump
+                for k in (1, 3):
+                    opp = (seat + k) & 3
+                    h = hands[opp]
+                    if ((h >> (8 * s)) & 0xFF) == 0 and ((h >> (8 * trump)) & 0xFF) != 0:
                         master = False
-                        break
             if master:
-                sc = 1000 + pts[c] * 4 + pw[c] + (100 if s != trump else 0)
+                sc = 1000 + pts[c] * 4 + pw[c]
             else:
-                sc = -pts[c] * 4 - pw[c] - (50 if s == trump else 0)
+                sc = -pts[c] * 4 - pw[c]
+            sc = sc * 1000000 + history[seat * 32 + c]
         else:
             bs = wcard >> 3
             beats = False
@@ -228,14 +331,26 @@ def order_moves(legal, remaining, trick, tlen, leader, seat, trump, pw, pts, mov
             else:
                 win_team = wseat & 1
             if win_team == team:
-                if tlen == 3:
+                # our side holds the trick after c: is it safe from the opponents still to play?
+                safe = True
+                wc = c if beats else wcard
+                for k in range(tlen + 1, 4):
+                    opp = (leader + k) & 3
+                    if (opp & 1) != team and can_beat(hands[opp], wc, led, trump, higher_than):
+                        safe = False
+                if safe:
                     sc = 1000 + pts[c] * 4 - pw[c]
-                elif beats:
-                    sc = 500 + pts[c] - pw[c] * 2 - (20 if s == trump else 0)
                 else:
-                    sc = 600 + pts[c] * 4
+                    sc = -pts[c] * 4 - pw[c]
             else:
-                sc = -pts[c] * 4 - pw[c] - (30 if s == trump else 0)
+                sc = -pts[c] * 4 - pw[c]
+            if tlen == 3 and roem_on:
+                tm = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << c)
+                rv = trick_roem(tm, trump)
+                if win_team == team:
+                    sc += 4 * rv
+                else:
+                    sc -= 4 * rv
         j = n
         while j > 0 and scores[j - 1] < sc:
             moves[base + j] = moves[base + j - 1]
@@ -252,12 +367,12 @@ MAXPLY = 34
 
 @njit(cache=True)
 def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
-           ctx, pts, pw, tt_key, tt_lo, tt_hi, tt_gen, stats):
+           ctx, pts, pw, higher_than, tt_key, tt_lo, tt_hi, tt_gen, stats):
     """Fail-soft alpha-beta value of the rest of the deal (see the module docstring).
 
     hands: int64[4] masks of the cards still held (restored on return); trick: int64[4] the
     cards of the trick in progress, ``tlen0`` of them, led by ``leader0``; flag0: 1 once D has
-    lost a trick; need0: the margin bound of MODE_NAT; ctx: int64[CTX_LEN]; pts, pw: int64[32]
+    lost a trick; need0: the roem still needed in MODE_ROEM; ctx: int64[CTX_LEN]; pts, pw: int64[32]
     from ``card_tables``; tt_key int64[n], tt_lo/tt_hi/tt_gen int32[n] (n a power of two);
     stats: int64[STATS_LEN], incremented.  Iterative (an explicit stack of plies), since Numba
     cannot cache recursive functions.
@@ -287,10 +402,13 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     LD = np.zeros(MAXPLY, dtype=np.int64)
     FL = np.zeros(MAXPLY, dtype=np.int64)
     ND = np.zeros(MAXPLY, dtype=np.int64)
+    MD = np.zeros(MAXPLY, dtype=np.int64)
+    REST = np.zeros(MAXPLY, dtype=np.int64)
     ADD = np.zeros(MAXPLY, dtype=np.int64)
     SEAT = np.zeros(MAXPLY, dtype=np.int64)
     CARD = np.zeros(MAXPLY, dtype=np.int64)
     hist = np.zeros(MAXPLY + 4, dtype=np.int64)
+    history = np.zeros(128, dtype=np.int64)
     for j in range(tlen0):
         hist[j] = trick[j]
     ply = 0
@@ -298,6 +416,15 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     LD[0] = leader0
     FL[0] = flag0
     ND[0] = need0
+    MD[0] = mode
+    left = hands[0] | hands[1] | hands[2] | hands[3]
+    while left:
+        c = lowest_bit_index(left)
+        left &= left - 1
+        REST[0] += pts[c]
+    if mode == MODE_ROEM and need0 <= 0:
+        MD[0] = MODE_MARGIN
+        ND[0] = 0
     A[0] = alpha_in
     B[0] = beta_in
     phase = 0
@@ -307,6 +434,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             # ---- enter the node at ply
             stats[S_NODES] += 1
             tl = TL[ply]
+            md = MD[ply]
             remaining = hands[0] | hands[1] | hands[2] | hands[3]
             USETT[ply] = 0
             A0[ply] = A[ply]
@@ -314,24 +442,46 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             phase = 2
             if tl == 0:
                 if remaining == 0:
-                    bonus = pit if FL[ply] == 0 else 0
-                    if mode == MODE_POINTS:
+                    if md == MODE_POINTS:
                         ret = 0
-                    elif mode == MODE_MARGIN:
-                        ret = bonus
-                    elif bonus <= ND[ply]:
-                        ret = 0
+                    elif md == MODE_MARGIN:
+                        ret = pit if FL[ply] == 0 else 0
                     else:
-                        ret = NEG_BIG
+                        ret = POS_BIG
+                    phase = 1
+                    continue
+                # bounds from the points still to come
+                rest = ctx[C_LAST_BONUS] + REST[ply]
+                if ctx[C_TRICK_ROEM]:
+                    roem_ub = roem_upper_bound(remaining, popcount32(remaining) >> 2, trump)
+                    if md == MODE_ROEM and roem_ub < ND[ply]:
+                        ret = POS_BIG
+                        phase = 1
+                        continue
+                    rest += roem_ub
+                if md == MODE_POINTS:
+                    lb = 0
+                    ub = rest
+                else:
+                    lb = -rest
+                    ub = rest + (pit if FL[ply] == 0 else 0)
+                    if md == MODE_ROEM:
+                        ub = POS_BIG
+                if lb >= B[ply]:
+                    ret = lb
+                    phase = 1
+                    continue
+                if ub <= A[ply]:
+                    ret = ub
                     phase = 1
                     continue
                 if use_tt_all:
                     fl = FL[ply]
-                    if mode == MODE_POINTS or pit == 0:
+                    if md == MODE_POINTS or pit == 0:
                         fl = 0
-                    key = remaining | (LD[ply] << 32) | (fl << 34) | (mode << 35)
-                    if mode == MODE_NAT:
-                        key |= (ND[ply] + 65536) << 37
+                    key = remaining | (LD[ply] << 32) | (fl << 34) | (md << 35)
+                    if md == MODE_ROEM:
+                        key |= ND[ply] << 37
                     slot = tt_index(key, ttm)
                     USETT[ply] = 1
                     KEY[ply] = key
@@ -357,15 +507,17 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             h = tlen0 + ply
             for j in range(tl):
                 trick[j] = hist[h - tl + j]
-            seat = (LD[ply] + tl) % 4
+            seat = (LD[ply] + tl) & 3
             SEAT[ply] = seat
             mx = (seat & 1) == dteam
-            if mode == MODE_NAT:
-                mx = not mx
             MAXI[ply] = mx
-            legal = legal_mask(hands[seat], trick, tl, LD[ply], trump, amsterdam, ut_forced, pw)
-            NM[ply] = order_moves(legal, remaining, trick, tl, LD[ply], seat, trump, pw, pts,
-                                  moves, ply * 8, scores)
+            legal = legal_mask(hands[seat], trick, tl, LD[ply], trump, amsterdam, ut_forced, pw,
+                               higher_than)
+            legal = prune_equivalent(legal, hands, seat, trick, tl, pts, higher_than,
+                                     ctx[C_TRICK_ROEM])
+            NM[ply] = order_moves(legal, hands, remaining, trick, tl, LD[ply], seat, trump, pw,
+                                  higher_than, pts,
+                                  moves, ply * 8, scores, history, ctx[C_TRICK_ROEM])
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -377,8 +529,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             hands[SEAT[ply]] ^= 1 << c
             v = ret
             if TL[ply] == 3:
-                if mode == MODE_NAT and v <= NEG_HALF:
-                    v = NEG_BIG
+                if MD[ply] == MODE_ROEM and v >= POS_HALF:
+                    v = POS_BIG
                 else:
                     v += ADD[ply]
             if MAXI[ply]:
@@ -393,6 +545,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     B[ply] = v
             if A[ply] >= B[ply]:
                 IDX[ply] = NM[ply]
+                if TL[ply] == 0:
+                    history[SEAT[ply] * 32 + c] += TL[ply] + 1
             phase = 2
         else:
             # ---- next move, or the node is finished
@@ -403,6 +557,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 seat = SEAT[ply]
                 hands[seat] ^= 1 << c
                 CARD[ply] = c
+                REST[ply + 1] = REST[ply] - pts[c]
                 h = tlen0 + ply
                 hist[h] = c
                 if tl < 3:
@@ -410,12 +565,13 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     LD[ply + 1] = LD[ply]
                     FL[ply + 1] = FL[ply]
                     ND[ply + 1] = ND[ply]
+                    MD[ply + 1] = MD[ply]
                     A[ply + 1] = A[ply]
                     B[ply + 1] = B[ply]
                 else:
                     for j in range(4):
                         trick[j] = hist[h - 3 + j]
-                    winner = (LD[ply] + trick_winner_index(trick, 4, trump, pw)) % 4
+                    winner = (LD[ply] + trick_winner_index(trick, 4, trump, pw)) & 3
                     tmask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << c)
                     tp = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[c]
                     rest = hands[0] | hands[1] | hands[2] | hands[3]
@@ -426,16 +582,18 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         tr = trick_roem(tmask, trump)
                     d_wins = (winner & 1) == dteam
                     FL[ply + 1] = FL[ply] if d_wins else 1
-                    margin = tp + tr if d_wins else -(tp + tr)
-                    if mode == MODE_POINTS:
+                    md = MD[ply]
+                    if md == MODE_POINTS:
                         add = tp + tr if d_wins else 0
-                        ND[ply + 1] = ND[ply]
-                    elif mode == MODE_MARGIN:
-                        add = margin
-                        ND[ply + 1] = ND[ply]
                     else:
-                        add = tr
-                        ND[ply + 1] = ND[ply] - margin
+                        add = tp + tr if d_wins else -(tp + tr)
+                    MD[ply + 1] = md
+                    ND[ply + 1] = 0
+                    if md == MODE_ROEM:
+                        if ND[ply] - tr > 0:
+                            ND[ply + 1] = ND[ply] - tr
+                        else:
+                            MD[ply + 1] = MODE_MARGIN
                     ADD[ply] = add
                     TL[ply + 1] = 0
                     LD[ply + 1] = winner

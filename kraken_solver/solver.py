@@ -67,7 +67,7 @@ class Position:
         self.trump = as_suit(trump)
         self.first = as_seat(first)
         self.rules = as_rules(rules)
-        self.pts, self.pw = K.card_tables(self.trump, bool(self.rules.double_spades))
+        self.pts, self.pw, self.higher = K.card_tables(self.trump, bool(self.rules.double_spades))
         self.dteam = self.first & 1
         self.last_bonus = 20 if (self.rules.double_spades and self.trump == 0) else 10
         self.hr_d, self.hr_o = hand_roem_masks(self.deal.hands, self.trump, self.first, self.rules)
@@ -105,7 +105,7 @@ class Position:
         r = self.rules
         return int(K.legal_mask(self.hands[self.to_move], self.trick, self.tlen, self.leader,
                                 self.trump, r.trump_rule == "amsterdam",
-                                r.undertrump == "forced", self.pw))
+                                r.undertrump == "forced", self.pw, self.higher))
 
     def legal(self) -> list[int]:
         return sort_for_display(cards_of(self.legal_mask()), self.trump)
@@ -229,7 +229,7 @@ class Searcher:
     def search(self, pos: Position, mode: int, need: int, alpha: int, beta: int) -> int:
         ctx = self.context(pos)
         return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
-                            pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw,
+                            pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw, pos.higher,
                             self.tt_key, self.tt_lo, self.tt_hi, self.tt_gen,
                             self.stats))
 
@@ -239,20 +239,76 @@ class Searcher:
         roem the defenders can force while keeping the playing team nat."""
         if pos.over:
             return pos.final_value(objective)
+        lb, ub = self.future_bounds(pos)
         if objective == "points":
-            return pos.past_dpoints + self.search(pos, K.MODE_POINTS, 0, -K.INF, K.INF)
+            return pos.past_dpoints + self.bisect(pos, K.MODE_POINTS, -1, ub)
         m = pos.rules.multiplier
         base = pos.past_margin + pos.hr_d - pos.hr_o
-        v = self.search(pos, K.MODE_MARGIN, 0, -base, K.INF)
-        if v > -base:
-            return m * (base + v)
-        if not pos.rules.trick_roem:
-            g = 0
-        else:
-            g = self.search(pos, K.MODE_NAT, -base, -1, K.INF)
-            if g < 0:
-                raise AssertionError("nat search found no way to keep the deal nat")
-        return -m * (pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem + g)
+        # null-window test "made?" (margin > -base); if made, bisection for the exact margin
+        x = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1)
+        if x > -base:
+            # the value is usually a little above the test: step up 64 points at a time,
+            # then bisect
+            lo, hi = x - 1, ub
+            while hi - lo > 1:
+                g = min(hi, lo + 64)
+                y = self.search(pos, K.MODE_MARGIN, 0, g - 1, g)
+                if y >= g:
+                    lo = y - 1
+                else:
+                    hi = y
+                    break
+            return m * (base + self.bisect(pos, K.MODE_MARGIN, lo, hi))
+        roem = self.nat_roem(pos, -base) if pos.rules.trick_roem else 0
+        return -m * (pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem + roem)
+
+    def future_bounds(self, pos: Position) -> tuple[int, int]:
+        """Bounds (lower, upper) on the margin of the rest of the deal, in points."""
+        left = int(pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
+        for j in range(pos.tlen):
+            left |= 1 << int(pos.trick[j])
+        rest = int(sum(pos.pts[c] for c in cards_of(left))) + pos.last_bonus
+        if pos.rules.trick_roem:
+            rest += int(K.roem_upper_bound(left, (bin(left).count("1") + 3) // 4, pos.trump))
+        return -rest - 1, rest + pos.rules.pit_bonus
+
+    def bisect(self, pos: Position, mode: int, lo: int, hi: int) -> int:
+        """Exact value by null-window probes, given ``lo < value <= hi``; each probe's
+        fail-soft result narrows the interval."""
+        while hi - lo > 1:
+            mid = (lo + hi) // 2 + 1            # test value >= mid, lo + 1 < mid <= hi
+            x = self.search(pos, mode, 0, mid - 1, mid)
+            if x >= mid:
+                lo = x - 1
+            else:
+                hi = x
+            if lo >= hi:  # pragma: no cover - an inconsistent search must not loop forever
+                raise AssertionError(f"bisection bounds crossed: {lo} >= {hi}")
+        return hi
+
+    def nat_roem(self, pos: Position, a: int) -> int:
+        """The most trick roem (points, rest of the deal) the defenders can force while holding
+        the margin of the rest of the deal to ``<= a`` (they can: the deal is nat).
+
+        Trick roem comes in multiples of 10 (rules 10-11), so the null-window tests "roem >= w
+        and margin <= a" run over w = 20, 40, 80, ... and then bisect in steps of 10."""
+        def can(w):
+            return self.search(pos, K.MODE_ROEM, w, a, a + 1) <= a
+        lo, w = 0, 20          # lo: known feasible
+        while can(w):
+            lo, w = w, w * 2
+            if w > 4000:       # more roem than a deal holds: cannot happen
+                raise AssertionError("roem search did not terminate")
+        hi = w                 # known infeasible
+        if hi == 20:           # the smallest trick roem is 20
+            return 0
+        while hi - lo > 10:
+            mid = (lo + hi) // 20 * 10
+            if can(mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo
 
     @property
     def nodes(self) -> int:
