@@ -190,24 +190,34 @@ def tt_index(key, tt_mask):
 
 
 @njit(cache=True, inline="always")
-def roem_upper_bound(remaining, tricks_left, trump):
-    """An upper bound on the trick roem still to fall among the ``remaining`` cards (points):
-    at most one run (<= 50) a trick, stuk (20) once, each four of a kind once."""
-    ub = 0
+def roem_upper_bound(h0, h1, h2, h3, tricks_left, trump):
+    """An upper bound on the trick roem (points) still to fall when the four players hold the
+    masks h0..h3: a run needs three cards of a suit in a row from three different hands, at
+    most one run (<= 50) a trick; stuk (20) needs K and Q of trump in different hands; a four
+    of a kind needs its four cards in four hands."""
+    remaining = h0 | h1 | h2 | h3
     runs = 0
     for s in range(4):
         x = (remaining >> (8 * s)) & 0xFF
-        if x & (x >> 1) & (x >> 2):
+        w = x & (x >> 1) & (x >> 2)
+        if w == 0:
+            continue
+        for hp in (h0, h1, h2, h3):
+            y = (hp >> (8 * s)) & 0xFF
+            w &= ~((y & (y >> 1)) | (y & (y >> 2)) | ((y >> 1) & (y >> 2)))
+        if w:
             runs += popcount32(x) // 3
     if runs > tricks_left:
         runs = tricks_left
-    ub += 50 * runs
+    ub = 50 * runs
     kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
-    if (remaining & kq) == kq:
+    if (remaining & kq) == kq and (h0 & kq) != kq and (h1 & kq) != kq and (h2 & kq) != kq \
+            and (h3 & kq) != kq:
         ub += 20
-    for rank in range(8):
+    for rank in range(3, 8):
         q = 0x01010101 << rank
-        if (remaining & q) == q:
+        if (remaining & q) == q and popcount32(h0 & q) == 1 and popcount32(h1 & q) == 1 \
+                and popcount32(h2 & q) == 1:
             ub += QUAD_ROEM[rank]
     return ub
 
@@ -453,7 +463,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 # bounds from the points still to come
                 rest = ctx[C_LAST_BONUS] + REST[ply]
                 if ctx[C_TRICK_ROEM]:
-                    roem_ub = roem_upper_bound(remaining, popcount32(remaining) >> 2, trump)
+                    roem_ub = roem_upper_bound(hands[0], hands[1], hands[2], hands[3],
+                                              popcount32(remaining) >> 2, trump)
                     if md == MODE_ROEM and roem_ub < ND[ply]:
                         ret = POS_BIG
                         phase = 1
@@ -479,9 +490,11 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     fl = FL[ply]
                     if md == MODE_POINTS or pit == 0:
                         fl = 0
-                    key = remaining | (LD[ply] << 32) | (fl << 34) | (md << 35)
+                    # key: cards left (32 bits), leader, D-has-lost-a-trick, mode, trump,
+                    # and the roem still needed (MODE_ROEM, < 2**20)
+                    key = remaining | (LD[ply] << 32) | (fl << 34) | (md << 35) | (trump << 37)
                     if md == MODE_ROEM:
-                        key |= ND[ply] << 37
+                        key |= ND[ply] << 39
                     slot = tt_index(key, ttm)
                     USETT[ply] = 1
                     KEY[ply] = key

@@ -203,9 +203,10 @@ class Searcher:
         self._context = None
 
     def context(self, pos: Position) -> np.ndarray:
-        """The kernel ctx array for this position's deal, trump and rules; a new deal, trump or
-        rules set starts a new table generation (old entries no longer match)."""
-        ident = (pos.deal.hands, pos.trump, pos.first, pos.rules)
+        """The kernel ctx array for this position's deal, trump and rules.  A new deal, first
+        player or rules set starts a new table generation (old entries no longer match); the
+        trump is part of the table's key, so the four trumps of one deal share the table."""
+        ident = (pos.deal.hands, pos.first, pos.rules)
         if ident != self._context:
             self._context = ident
             self.gen += 1
@@ -264,12 +265,13 @@ class Searcher:
 
     def future_bounds(self, pos: Position) -> tuple[int, int]:
         """Bounds (lower, upper) on the margin of the rest of the deal, in points."""
-        left = int(pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
-        for j in range(pos.tlen):
-            left |= 1 << int(pos.trick[j])
+        held = [int(h) for h in pos.hands]
+        for j in range(pos.tlen):               # the cards on the table, with their players
+            held[(pos.leader + j) % 4] |= 1 << int(pos.trick[j])
+        left = held[0] | held[1] | held[2] | held[3]
         rest = int(sum(pos.pts[c] for c in cards_of(left))) + pos.last_bonus
         if pos.rules.trick_roem:
-            rest += int(K.roem_upper_bound(left, (bin(left).count("1") + 3) // 4, pos.trump))
+            rest += int(K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4, pos.trump))
         return -rest - 1, rest + pos.rules.pit_bonus
 
     def bisect(self, pos: Position, mode: int, lo: int, hi: int) -> int:
@@ -290,25 +292,29 @@ class Searcher:
         """The most trick roem (points, rest of the deal) the defenders can force while holding
         the margin of the rest of the deal to ``<= a`` (they can: the deal is nat).
 
-        Trick roem comes in multiples of 10 (rules 10-11), so the null-window tests "roem >= w
-        and margin <= a" run over w = 20, 40, 80, ... and then bisect in steps of 10."""
+        Trick roem totals are sums of 20, 50, 100 and 200 (rules 10-11): 0, 20, 40, 50, 60, ...
+        Null-window tests "roem >= w and margin <= a" gallop up from w = 20, then bisect over
+        those totals, never above the roem the remaining cards can still make."""
         def can(w):
             return self.search(pos, K.MODE_ROEM, w, a, a + 1) <= a
-        lo, w = 0, 20          # lo: known feasible
-        while can(w):
-            lo, w = w, w * 2
-            if w > 4000:       # more roem than a deal holds: cannot happen
-                raise AssertionError("roem search did not terminate")
-        hi = w                 # known infeasible
-        if hi == 20:           # the smallest trick roem is 20
-            return 0
-        while hi - lo > 10:
-            mid = (lo + hi) // 20 * 10
-            if can(mid):
+        held = [int(h) for h in pos.hands]
+        for j in range(pos.tlen):
+            held[(pos.leader + j) % 4] |= 1 << int(pos.trick[j])
+        left = held[0] | held[1] | held[2] | held[3]
+        ub = int(K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4, pos.trump))
+        totals = [w for w in range(0, ub + 1, 10) if w not in (10, 30)]
+        lo, hi = 0, len(totals)           # totals[lo] is feasible; totals[hi:] are not
+        step = 1
+        while lo + step < hi and can(totals[lo + step]):
+            lo, step = lo + step, step * 2
+        hi = min(hi, lo + step)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if can(totals[mid]):
                 lo = mid
             else:
                 hi = mid
-        return lo
+        return totals[lo]
 
     @property
     def nodes(self) -> int:

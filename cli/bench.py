@@ -1,0 +1,67 @@
+"""``kraken-bench``: time the exact solver on a fixed, seeded suite of deals.
+
+Results on stdout, progress on stderr; ``--json`` keeps the report (with every value) for
+tracking, ``--check`` fails when any value differs from a stored report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+
+import click
+
+from kraken_solver.bench import check_against, format_report, run_suite
+from kraken_solver.errors import KrakenError
+from kraken_solver.rules import as_rules
+
+
+@click.command(name="kraken-bench")
+@click.option("--suite", default="random-100-seed1", show_default=True,
+              help="random-N-seedS: N seeded full deals.")
+@click.option("--rules", "rules_name", default="kraken", show_default=True,
+              help="Rules preset: kraken, kraken-amsterdam, klaverjas-rotterdam, "
+                   "klaverjas-amsterdam.")
+@click.option("--no-roem", is_flag=True, help="Turn trick roem and hand roem off.")
+@click.option("--objective", type=click.Choice(["score", "points"]), default="score",
+              show_default=True)
+@click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N deals.")
+@click.option("--tt-bits", type=click.IntRange(8, 26), default=None,
+              help="Transposition table of 2**BITS entries (default 18).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the report (with every value) as JSON here.")
+@click.option("--check", "check_path", type=click.Path(exists=True, dir_okay=False),
+              default=None, help="A stored JSON report: exit 1 if any value differs.")
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check_path, quiet):
+    """Time the exact solver on a fixed suite of deals, all four trumps each."""
+    def progress(i, n):
+        if not quiet:
+            click.echo(f"\r{i}/{n} deals", nl=False, err=True)
+    try:
+        rules = as_rules(rules_name)
+        if no_roem:
+            rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
+        report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
+                           progress=progress)
+    except KrakenError as e:
+        click.echo(f"kraken-bench: error: {e}", err=True)
+        sys.exit(1)
+    if not quiet:
+        click.echo("", err=True)
+    click.echo(format_report(report))
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(report, f, indent=1)
+    if check_path:
+        problems = check_against(report, check_path)
+        if problems:
+            for p in problems[:20]:
+                click.echo(f"kraken-bench: MISMATCH {p}", err=True)
+            sys.exit(1)
+        click.echo(f"  values equal to {check_path}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,128 @@
+"""Benchmark suites and runner for the solver (``kraken-bench``).
+
+A suite is a fixed, seeded set of full 8-card deals: ``random-N-seedS`` is N deals drawn with
+NumPy from ``SeedSequence(S)`` (one child sequence per deal), so a suite is the same on every
+machine.  Every deal is solved for all four trumps with N as first player.  The runner reports
+the number of solves; median, p95 and max milliseconds per (deal, trump) solve; mean and max
+nodes; nodes per second; the Numba load/compile time (timed apart, never mixed into solve
+times); peak memory; and a checksum of the values, so that a speed-up is proven to give the
+same answers (compare with ``--check``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import re
+import resource
+import sys
+import time
+
+import numpy as np
+
+from .deal import Deal
+from .errors import KrakenError
+from .rules import Rules, as_rules
+from .solver import Position, Searcher, default_searcher
+
+SUITE_RE = re.compile(r"^random-(\d+)-seed(\d+)$")
+
+
+def suite_deals(name: str) -> list[Deal]:
+    """The deals of a named suite ``random-N-seedS``.  Raises KrakenError for another name."""
+    m = SUITE_RE.match(name)
+    if not m:
+        raise KrakenError("a suite is named random-N-seedS, e.g. random-100-seed1", token=name)
+    n, seed = int(m.group(1)), int(m.group(2))
+    return random_deals(n, seed)
+
+
+def random_deals(n: int, seed: int) -> list[Deal]:
+    """``n`` full deals from ``SeedSequence(seed)``, one child sequence per deal."""
+    children = np.random.SeedSequence(seed).spawn(n)
+    deals = []
+    for child in children:
+        perm = np.random.default_rng(child).permutation(32)
+        deals.append(Deal(tuple(int(sum(1 << int(c) for c in perm[8 * k:8 * k + 8]))
+                                for k in range(4))))
+    return deals
+
+
+def checksum(values) -> str:
+    """Short SHA-256 of a list of integer values."""
+    return hashlib.sha256(",".join(str(int(v)) for v in values).encode()).hexdigest()[:16]
+
+
+def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = None,
+              tt_bits: int | None = None, progress=None) -> dict:
+    """Solve every (deal, trump) of a suite; return the report as a dict (times in ms)."""
+    deals = suite_deals(name)
+    if limit is not None:
+        deals = deals[:limit]
+    # load (or compile) the kernels once, timed apart from the solves
+    t0 = time.perf_counter()
+    warm = Searcher(tt_bits=tt_bits) if tt_bits else default_searcher()
+    warm.value(Position("N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q", 0, 0, rules), objective)
+    compile_s = time.perf_counter() - t0
+    searcher = Searcher(tt_bits=tt_bits) if tt_bits else Searcher()
+    ms, nodes, values = [], [], []
+    for i, deal in enumerate(deals):
+        for trump in range(4):
+            pos = Position(deal, trump, 0, rules)
+            n0 = searcher.nodes
+            t = time.perf_counter()
+            values.append(searcher.value(pos, objective))
+            ms.append((time.perf_counter() - t) * 1000.0)
+            nodes.append(searcher.nodes - n0)
+        if progress:
+            progress(i + 1, len(deals))
+    ms_a = np.array(ms)
+    nodes_a = np.array(nodes)
+    return {
+        "suite": name, "deals": len(deals), "solves": len(ms), "rules": rules.name,
+        "objective": objective, "first": "N",
+        "median_ms": float(np.median(ms_a)), "p95_ms": float(np.percentile(ms_a, 95)),
+        "max_ms": float(ms_a.max()), "mean_ms": float(ms_a.mean()),
+        "mean_nodes": float(nodes_a.mean()), "median_nodes": float(np.median(nodes_a)),
+        "max_nodes": int(nodes_a.max()),
+        "nodes_per_s": float(nodes_a.sum() / (ms_a.sum() / 1000.0)) if ms_a.sum() else 0.0,
+        "compile_or_load_s": compile_s,
+        "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+        "tt_entries": int(searcher.tt_key.size),
+        "checksum": checksum(values), "values": values,
+        "python": platform.python_version(), "machine": platform.machine(),
+    }
+
+
+def format_report(r: dict) -> str:
+    return "\n".join([
+        f"suite {r['suite']}: {r['deals']} deals x 4 trumps = {r['solves']} solves, "
+        f"rules {r['rules']}, objective {r['objective']}",
+        f"  ms per solve: median {r['median_ms']:.2f}  p95 {r['p95_ms']:.2f}  "
+        f"max {r['max_ms']:.2f}  mean {r['mean_ms']:.2f}",
+        f"  nodes: mean {r['mean_nodes']:.0f}  median {r['median_nodes']:.0f}  "
+        f"max {r['max_nodes']}  ({r['nodes_per_s'] / 1e6:.2f} M nodes/s)",
+        f"  Numba load/compile (apart): {r['compile_or_load_s']:.2f} s;  "
+        f"peak memory {r['peak_memory_mb']:.0f} MB;  TT entries {r['tt_entries']}",
+        f"  values checksum {r['checksum']}",
+    ])
+
+
+def check_against(report: dict, expected_path: str) -> list[str]:
+    """Compare the report's values with a stored report; return the differences."""
+    with open(expected_path) as f:
+        expected = json.load(f)
+    problems = []
+    for key in ("suite", "objective", "rules"):
+        if expected.get(key) != report.get(key):
+            problems.append(f"{key}: expected {expected.get(key)!r}, ran {report.get(key)!r}")
+    ev, rv = expected.get("values", []), report["values"]
+    n = min(len(ev), len(rv))
+    for i in range(n):
+        if ev[i] != rv[i]:
+            problems.append(f"solve {i} (deal {i // 4}, trump {'SHDC'[i % 4]}): "
+                            f"expected {ev[i]}, got {rv[i]}")
+    if len(rv) == len(ev) and expected.get("checksum") != report["checksum"]:
+        problems.append(f"checksum: expected {expected.get('checksum')}, got {report['checksum']}")
+    return problems
