@@ -122,9 +122,10 @@ def trick_roem(mask, trump):
     kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
     if (mask & kq) == kq:
         r += 20
-    for rank in range(8):
-        if mask == (0x01010101 << rank):
-            r += QUAD_ROEM[rank]
+    low = mask & 0xFF
+    if low and low == (mask >> 8) & 0xFF and low == (mask >> 16) & 0xFF \
+            and low == (mask >> 24) & 0xFF:
+        r += QUAD_ROEM[lowest_bit_index(low)]
     return r
 
 
@@ -239,11 +240,17 @@ def run_potential(c, others):
 
 
 @njit(cache=True, inline="always")
-def prune_equivalent(legal, hands, seat, trick, tlen, pts, higher_than, roem_on):
+def prune_equivalent(legal, hands, seat, trick, tlen, zero, higher_than, roem_on):
     """Drop legal cards equivalent to a kept one (searched once, as in DDS): same hand and
-    suit, equal points, and no card of another hand or of the trick on the table between them
-    in power, so either card leads to the same value.  With trick roem on, both cards must also
-    be unable to join a run (rule 10); equal points and no quad roem mean 7s, 8s and 9s."""
+    suit, both worth no points (``zero``: the mask of 0-point cards; every other card's points
+    differ within its suit), and no card of another hand or of the trick on the table between
+    them in power, so either card leads to the same value.  With trick roem on, both cards must
+    also be unable to join a run (rule 10); 7s, 8s and 9s make no quad roem."""
+    cand = legal & zero
+    # only suits with two or more candidates matter
+    pairs = cand & (cand - 1)
+    if pairs == 0:
+        return legal
     out = legal
     others = 0
     for p in range(4):
@@ -252,7 +259,7 @@ def prune_equivalent(legal, hands, seat, trick, tlen, pts, higher_than, roem_on)
     for i in range(tlen):
         others |= 1 << trick[i]
     for s in range(4):
-        cards = legal & (0xFF << (8 * s))
+        cards = cand & (0xFF << (8 * s))
         if cards & (cards - 1) == 0:
             continue
         m = cards
@@ -265,7 +272,7 @@ def prune_equivalent(legal, hands, seat, trick, tlen, pts, higher_than, roem_on)
             while k:
                 d = lowest_bit_index(k)
                 k &= k - 1
-                if d == c or pts[d] != pts[c] or not ((higher_than[c] >> d) & 1):
+                if d == c or not ((higher_than[c] >> d) & 1):
                     continue
                 if roem_on and run_potential(d, others):
                     continue
@@ -427,6 +434,10 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     FL[0] = flag0
     ND[0] = need0
     MD[0] = mode
+    zero = 0
+    for c in range(32):
+        if pts[c] == 0:
+            zero |= 1 << c
     left = hands[0] | hands[1] | hands[2] | hands[3]
     while left:
         c = lowest_bit_index(left)
@@ -460,24 +471,33 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         ret = POS_BIG
                     phase = 1
                     continue
-                # bounds from the points still to come
+                # bounds from the points (and roem) still to come; the roem bound is only
+                # worked out where it can decide something
                 rest = ctx[C_LAST_BONUS] + REST[ply]
-                if ctx[C_TRICK_ROEM]:
+                pit_left = pit if FL[ply] == 0 else 0
+                if md == MODE_POINTS:
+                    lb = 0
+                    ub = rest
+                    need_roem = rest <= A[ply]
+                elif md == MODE_MARGIN:
+                    lb = -rest
+                    ub = rest + pit_left
+                    need_roem = -rest >= B[ply] or rest + pit_left <= A[ply]
+                else:
+                    lb = -rest
+                    ub = POS_BIG
+                    need_roem = True
+                if need_roem and ctx[C_TRICK_ROEM]:
                     roem_ub = roem_upper_bound(hands[0], hands[1], hands[2], hands[3],
                                               popcount32(remaining) >> 2, trump)
                     if md == MODE_ROEM and roem_ub < ND[ply]:
                         ret = POS_BIG
                         phase = 1
                         continue
-                    rest += roem_ub
-                if md == MODE_POINTS:
-                    lb = 0
-                    ub = rest
-                else:
-                    lb = -rest
-                    ub = rest + (pit if FL[ply] == 0 else 0)
-                    if md == MODE_ROEM:
-                        ub = POS_BIG
+                    if md != MODE_POINTS:
+                        lb -= roem_ub
+                    if md != MODE_ROEM:
+                        ub += roem_ub
                 if lb >= B[ply]:
                     ret = lb
                     phase = 1
@@ -526,7 +546,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             MAXI[ply] = mx
             legal = legal_mask(hands[seat], trick, tl, LD[ply], trump, amsterdam, ut_forced, pw,
                                higher_than)
-            legal = prune_equivalent(legal, hands, seat, trick, tl, pts, higher_than,
+            legal = prune_equivalent(legal, hands, seat, trick, tl, zero, higher_than,
                                      ctx[C_TRICK_ROEM])
             NM[ply] = order_moves(legal, hands, remaining, trick, tl, LD[ply], seat, trump, pw,
                                   higher_than, pts,

@@ -234,34 +234,65 @@ class Searcher:
                             self.tt_key, self.tt_lo, self.tt_hi, self.tt_gen,
                             self.stats))
 
-    def value(self, pos: Position, objective: str) -> int:
-        """Exact value of ``pos`` (RULES.md §8).  ``score`` follows SOLVER-NOTES.md: a margin
-        search decides made (and its value); if nat, a constrained search finds the most trick
-        roem the defenders can force while keeping the playing team nat."""
+    def value(self, pos: Position, objective: str, guess: int | None = None) -> int:
+        """Exact value of ``pos`` (RULES.md §8), in points from the playing team's side.
+
+        ``score`` follows SOLVER-NOTES.md: a null-window margin search decides made (and, by
+        probes, the exact margin); if nat, null-window roem searches find the most trick roem
+        the defenders can force while keeping the deal nat.  ``guess`` (a likely value, e.g.
+        the parent position's) only steers the probes: the result is exact whatever it is."""
         if pos.over:
             return pos.final_value(objective)
         lb, ub = self.future_bounds(pos)
         if objective == "points":
-            return pos.past_dpoints + self.bisect(pos, K.MODE_POINTS, -1, ub)
+            g = None if guess is None else guess - pos.past_dpoints
+            return pos.past_dpoints + self.probe(pos, K.MODE_POINTS, -1, ub, g)
         m = pos.rules.multiplier
         base = pos.past_margin + pos.hr_d - pos.hr_o
-        # null-window test "made?" (margin > -base); if made, bisection for the exact margin
+        nat_value = pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem
+        # null-window test "made?" (margin > -base); if made, probes for the exact margin
         x = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1)
         if x > -base:
-            # the value is usually a little above the test: step up 64 points at a time,
-            # then bisect
-            lo, hi = x - 1, ub
+            if guess is not None and guess > 0:
+                g, step = guess // m - base, 2
+            else:
+                g, step = x + 64, 64    # the margin is usually a little above the test
+            return m * (base + self.probe(pos, K.MODE_MARGIN, x - 1, ub, g, step))
+        roem_guess = None
+        if guess is not None and guess <= 0:
+            roem_guess = -guess // m - nat_value
+        roem = self.nat_roem(pos, -base, roem_guess) if pos.rules.trick_roem else 0
+        return -m * (nat_value + roem)
+
+    def probe(self, pos: Position, mode: int, lo: int, hi: int, guess: int | None = None,
+              step: int = 2) -> int:
+        """Exact value of a search mode by null-window probes, given ``lo < value <= hi``.
+
+        With a guess, probe there first and then step away from it by ``step``, 4 times that,
+        16 times, ... points
+        until a probe fails the other way; then bisect.  Each probe's fail-soft result narrows
+        the interval, and the transposition table keeps bounds from probe to probe."""
+        if guess is not None:
+            g = min(max(guess, lo + 1), hi)
+            y = self.search(pos, mode, 0, g - 1, g)      # is value >= g?
+            up = y >= g
+            if up:
+                lo = y - 1
+            else:
+                hi = y
             while hi - lo > 1:
-                g = min(hi, lo + 64)
-                y = self.search(pos, K.MODE_MARGIN, 0, g - 1, g)
+                g = min(lo + step, hi) if up else max(hi - step + 1, lo + 1)
+                y = self.search(pos, mode, 0, g - 1, g)
                 if y >= g:
                     lo = y - 1
+                    if not up:
+                        break
                 else:
                     hi = y
-                    break
-            return m * (base + self.bisect(pos, K.MODE_MARGIN, lo, hi))
-        roem = self.nat_roem(pos, -base) if pos.rules.trick_roem else 0
-        return -m * (pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem + roem)
+                    if up:
+                        break
+                step *= 4
+        return self.bisect(pos, mode, lo, hi)
 
     def future_bounds(self, pos: Position) -> tuple[int, int]:
         """Bounds (lower, upper) on the margin of the rest of the deal, in points."""
@@ -288,13 +319,13 @@ class Searcher:
                 raise AssertionError(f"bisection bounds crossed: {lo} >= {hi}")
         return hi
 
-    def nat_roem(self, pos: Position, a: int) -> int:
+    def nat_roem(self, pos: Position, a: int, guess: int | None = None) -> int:
         """The most trick roem (points, rest of the deal) the defenders can force while holding
         the margin of the rest of the deal to ``<= a`` (they can: the deal is nat).
 
         Trick roem totals are sums of 20, 50, 100 and 200 (rules 10-11): 0, 20, 40, 50, 60, ...
-        Null-window tests "roem >= w and margin <= a" gallop up from w = 20, then bisect over
-        those totals, never above the roem the remaining cards can still make."""
+        Null-window tests "roem >= w and margin <= a" gallop up from w = 20 (or from the
+        guess), then bisect over those totals, never above the roem the cards can still make."""
         def can(w):
             return self.search(pos, K.MODE_ROEM, w, a, a + 1) <= a
         held = [int(h) for h in pos.hands]
@@ -304,6 +335,15 @@ class Searcher:
         ub = int(K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4, pos.trump))
         totals = [w for w in range(0, ub + 1, 10) if w not in (10, 30)]
         lo, hi = 0, len(totals)           # totals[lo] is feasible; totals[hi:] are not
+        if guess is not None and guess > 0:
+            i = min(range(len(totals)), key=lambda j: abs(totals[j] - guess))
+            if i > 0:
+                if can(totals[i]):
+                    lo = i
+                    if i + 1 < hi and not can(totals[i + 1]):
+                        return totals[i]
+                else:
+                    hi = i
         step = 1
         while lo + step < hi and can(totals[lo + step]):
             lo, step = lo + step, step * 2
@@ -383,10 +423,11 @@ def _check_objective(objective: str) -> str:
 def card_values_of(pos: Position, objective: str, searcher: Searcher) -> dict:
     """Value of every legal card of the player to move (rule 26): card text -> int."""
     out = {}
+    guess = searcher.value(pos, objective)
     for c in pos.legal():
         child = pos.copy()
         child.play(c)
-        out[card_str(c)] = searcher.value(child, objective)
+        out[card_str(c)] = searcher.value(child, objective, guess)
     return out
 
 
@@ -401,7 +442,7 @@ def principal_variation(pos: Position, objective: str, searcher: Searcher,
         for c in p.legal():
             child = p.copy()
             child.play(c)
-            if searcher.value(child, objective) == value:
+            if searcher.value(child, objective, value) == value:
                 line.append(card_str(c))
                 p = child
                 break
@@ -481,8 +522,10 @@ def trump_table(deal, first, *, rules=None, searcher: Searcher | None = None
         pos = Position(deal, t, first, rules)
         t0 = time.perf_counter()
         n0 = searcher.nodes
-        score = searcher.value(pos, "score")
         points = searcher.value(pos, "points")
+        # the points value guides the score's probes: margin ~ 2 * points - card points
+        score = searcher.value(pos, "score", guess=pos.rules.multiplier * (
+            2 * points - pos.total_points + pos.hr_d - pos.hr_o))
         rows.append(TrumpChoice(t, score, points, score > 0, searcher.nodes - n0,
                                 time.perf_counter() - t0))
     top = max(r.score for r in rows)
