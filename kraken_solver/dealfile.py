@@ -1,0 +1,440 @@
+"""Deal files: PBN-style tag pairs and one-line deals, read into :class:`DealSpec` records.
+
+A deal file holds one deal after another, in either of two forms (they may be mixed):
+
+Tag pairs, one tag a line; a ``[Deal]`` tag starts the next deal and the tags after it, up to
+the next deal, belong to it::
+
+    % a comment: from '%' or ';' to the end of the line; blank lines are ignored
+    [Deal "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"]
+    [Trump "H"]             % S, H, D or C; without it the first player's trump table is shown
+    [First "N"]             % the first player (leads trick 1); default: the seat before the ':'
+    [Rules "kraken"]        % kraken, kraken-amsterdam, klaverjas-rotterdam, klaverjas-amsterdam
+    [Double "2"]            % the multiplier 1, 2, 4 or 8 (rule 20)
+    [Play "N"]              % the cards played so far, in play order, from the first lead
+    SA S9 SQ SK
+    HT HA
+
+The [Play] cards are in play order (not PBN's seat order), any number a line (one trick a line
+reads best); the play may stop inside a trick, and ``*`` (PBN's end of play) is ignored.
+
+One-line deals: the PBN deal text, then ``key=value`` words (``trump``, ``first``, ``rules``,
+``double``), e.g. ``N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT trump=H first=N``.
+
+Cards are a suit letter then a rank (``HK``; ``H10`` is read as ``HT``); the suit symbols
+``♠♥♦♣`` may stand for the letters.  Everything is checked while reading: every error is a
+:class:`~kraken_solver.errors.KrakenError` whose ``source``, ``line``, ``column`` and ``token``
+say where, and the played cards are replayed through :class:`~kraken_solver.solver.Position`,
+so a card the player does not hold, a revoke under the rules, or a card after the last trick is
+reported at the card's own line and column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from dataclasses import dataclass, field
+
+from .cards import SEATS, parse_rank, parse_seat, parse_suit
+from .deal import Deal, parse_pbn
+from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
+from .rules import MULTIPLIERS, Rules, as_rules
+
+__all__ = ["DealSpec", "parse_deal_file", "parse_deal_text", "parse_card_at", "TAGS",
+           "LINE_KEYS"]
+
+#: the tags a deal file may use, in their usual order
+TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Play")
+#: the keys of the one-line form
+LINE_KEYS = ("trump", "first", "rules", "double")
+
+_SYMBOL_SUITS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
+                 "\u2664": "S", "\u2661": "H", "\u2662": "D", "\u2667": "C"}
+_TAG_RE = re.compile(r'\[\s*([A-Za-z]+)\s*"([^"]*)"\s*\]')
+_ONE_LINE_RE = re.compile(r"[NESWnesw]:")
+_PLAY_END = "*"  # PBN's end-of-play marker; accepted and ignored
+
+
+@dataclass
+class DealSpec:
+    """One deal read from a deal file, checked and ready to solve.
+
+    - ``deal``: the four hands as dealt (:class:`~kraken_solver.deal.Deal`).
+    - ``trump``: suit 0..3 (S H D C), or ``None`` when the file gives none (the command then
+      shows the first player's trump table).
+    - ``first``: the first player 0..3 (N E S W): leads trick 1; their team is the playing team.
+    - ``rules``: the :class:`~kraken_solver.rules.Rules` (preset plus ``[Double]`` multiplier).
+    - ``played``: the cards played so far (ints 0..31) in play order, from the first lead; it
+      may end inside a trick.
+    - ``played_at``: for every played card its ``(line, column)`` in the file (1-based).
+    - ``source``: the file name (or ``None``); ``line``: the line of the deal's ``[Deal]`` tag
+      or one-line deal.
+    - ``first_given``: whether ``first`` came from a tag, key or override rather than the
+      seat named in the deal text.
+    """
+
+    deal: Deal
+    trump: int | None
+    first: int
+    rules: Rules
+    played: list = field(default_factory=list)
+    played_at: list = field(default_factory=list)
+    source: str | None = None
+    line: int | None = None
+    first_given: bool = False
+
+    @property
+    def where(self) -> str:
+        """``"deals.txt, line 3"``: where the record starts, for messages and headers."""
+        parts = []
+        if self.source is not None:
+            parts.append(str(self.source))
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        return ", ".join(parts)
+
+
+# ------------------------------------------------------------------------- helpers
+def _err(cls, message, source, line, column, token=None):
+    return cls(message, source=source, line=line, column=column, token=token)
+
+
+def _relocate(err: KrakenError, source, line, col0) -> KrakenError:
+    """An error whose column is relative to a text that starts at column ``col0`` of ``line``
+    -> the same error type located in the file."""
+    col = col0 + err.column - 1 if err.column is not None else col0
+    return type(err)(err.message, source=source if err.source is None else err.source,
+                     line=line if err.line is None else err.line, column=col, token=err.token)
+
+
+def _words(text: str):
+    """Whitespace-separated words of ``text`` with their 0-based offsets."""
+    return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _strip_comment(line: str) -> str:
+    """``line`` without its comment: from a ``%`` or ``;`` outside double quotes to the end
+    of the line."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch in "%;" and not quoted:
+            return line[:i]
+    return line
+
+
+def _normalise_suit(text: str) -> str:
+    return _SYMBOL_SUITS.get(text, text)
+
+
+def parse_card_at(text: str, *, source=None, line=None, column=None) -> int:
+    """Read one card (``"HK"``, ``"H10"``, ``"♥K"``) found at ``column`` of ``line``.
+
+    Returns the card index 0..31.  Raises CardParseError located at the bad suit or rank
+    character (``column`` is the 1-based column of the card's first character)."""
+    col = column if column is not None else 1
+    if len(text) < 2:
+        raise _err(CardParseError, "expected a card: suit letter (S H D C) then rank "
+                   "(A K Q J T 9 8 7), like HK", source, line, col, text)
+    try:
+        suit = parse_suit(_normalise_suit(text[0]))
+    except CardParseError as e:
+        raise _err(CardParseError, e.message, source, line, col, text[0]) from None
+    try:
+        rank = parse_rank(text[1:])
+    except CardParseError as e:
+        raise _err(CardParseError, e.message, source, line, col + 1, text[1:]) from None
+    return suit * 8 + rank
+
+
+def _parse_trump(value, source, line, col) -> int:
+    v = _normalise_suit(value.strip())
+    try:
+        return parse_suit(v)
+    except CardParseError as e:
+        raise _err(CardParseError, "expected a trump suit S, H, D or C", source, line, col,
+                   value) from None
+
+
+def _parse_seat(value, what, source, line, col) -> int:
+    try:
+        return parse_seat(value)
+    except CardParseError:
+        raise _err(CardParseError, f"expected {what} N, E, S or W", source, line, col,
+                   value) from None
+
+
+def _parse_rules(value, source, line, col) -> Rules:
+    try:
+        return Rules.preset(value)
+    except RulesError as e:
+        raise _err(RulesError, e.message, source, line, col, value) from None
+
+
+def _parse_double(value, source, line, col) -> int:
+    v = value.strip()
+    if v.isdigit() and int(v) in MULTIPLIERS:
+        return int(v)
+    raise _err(RulesError, "expected a multiplier 1, 2 (kraken), 4 or 8", source, line, col,
+               value)
+
+
+# ------------------------------------------------------------------------- records
+class _Record:
+    """A deal being read: its values and where each came from."""
+
+    def __init__(self, source, line):
+        self.source = source
+        self.line = line
+        self.deal = None
+        self.deal_seat = None
+        self.trump = None
+        self.first = None
+        self.rules = None
+        self.double = None
+        self.play_seat = None        # (seat, line, tag column, value column, value text)
+        self.played = []             # (card, line, col, text)
+        self.seen = {}               # tag name -> line
+        self.one_line = False
+
+    def finish(self, trump=None, first=None, rules=None) -> DealSpec:
+        """Apply the overrides, check the [Play] seat and replay the played cards."""
+        src = self.source
+        if trump is not None:
+            self.trump = trump
+        first_given = self.first is not None or first is not None
+        if first is not None:
+            self.first = first
+        if self.first is None:
+            self.first = self.deal_seat
+        base = rules if rules is not None else (self.rules or Rules())
+        if self.double is not None:
+            base = dataclasses.replace(base, multiplier=self.double)
+        if self.play_seat is not None:
+            seat, pline, tcol, pcol, ptext = self.play_seat
+            if seat != self.first:
+                raise _err(DealFileError, f"[Play] must name the first player, "
+                           f"{SEATS[self.first]}, who leads the first trick", src, pline, pcol,
+                           ptext)
+            if self.played and self.trump is None:
+                raise _err(DealFileError, "a [Play] section needs a trump: add a [Trump] tag "
+                           "(or give --trump)", src, pline, tcol, "[Play]")
+        played, played_at = [], []
+        if self.played:
+            from .solver import Position  # the kernels load on first use only
+            pos = Position(self.deal, self.trump, self.first, base)
+            for card, cline, ccol, ctext in self.played:
+                try:
+                    pos.play(card)
+                except IllegalCardError as e:
+                    raise _err(IllegalCardError, e.message, src, cline, ccol, ctext) from None
+                played.append(card)
+                played_at.append((cline, ccol))
+        return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,
+                        played=played, played_at=played_at, source=src, line=self.line,
+                        first_given=first_given)
+
+
+def _as_override_rules(rules) -> Rules | None:
+    return None if rules is None else as_rules(rules)
+
+
+def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=None,
+                    rules=None) -> list[DealSpec]:
+    """Read the deals of a deal file's text (format: see the module docstring).
+
+    ``source`` names the file in error messages.  The overrides replace what the file says for
+    every deal: ``trump`` (``"H"`` or 0..3), ``first`` (``"N"`` or 0..3), ``rules`` (a preset
+    name, Rules or dict of options; a deal's ``[Double]``/``double=`` still sets the
+    multiplier).  Played cards
+    are checked under the values in force after the overrides.
+
+    Returns the deals in file order.  Raises DealFileError (syntax, unknown tag, no deal),
+    DealError (a malformed deal), CardParseError (a bad card, suit or seat), RulesError (an
+    unknown preset or multiplier) or IllegalCardError (a card that may not be played), each
+    with ``source``, ``line``, ``column`` and ``token`` set.
+    """
+    from .solver import as_seat, as_suit
+    o_trump = as_suit(trump) if trump is not None else None
+    o_first = as_seat(first) if first is not None else None
+    o_rules = _as_override_rules(rules)
+
+    specs: list[DealSpec] = []
+    rec: _Record | None = None
+    in_play = False
+    if text.startswith("\ufeff"):
+        text = text[1:]
+
+    def close():
+        nonlocal rec
+        if rec is not None:
+            specs.append(rec.finish(o_trump, o_first, o_rules))
+        rec = None
+
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        raw = _strip_comment(raw)
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        col0 = indent + 1                      # column of the first non-blank character
+        if stripped.startswith("["):
+            in_play = False
+            name, value, vcol = _read_tag(raw, stripped, indent, source, lineno)
+            if name == "Deal":
+                close()
+                rec = _Record(source, lineno)
+                _set_deal(rec, value, source, lineno, vcol)
+                rec.seen["Deal"] = lineno
+                continue
+            if rec is None:
+                why = (f"[{name}] before any [Deal] tag; a deal starts with its "
+                       '[Deal "N:..."] tag') if not specs else (
+                       f"[{name}] after a one-line deal; a one-line deal takes trump=, first=, "
+                       'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
+                raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
+            if name in rec.seen:
+                raise _err(DealFileError, f"duplicate [{name}] tag for the deal of line "
+                           f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
+                           col0, f"[{name}]")
+            rec.seen[name] = lineno
+            if name == "Trump":
+                rec.trump = _parse_trump(value, source, lineno, vcol)
+            elif name == "First":
+                rec.first = _parse_seat(value, "a first player", source, lineno, vcol)
+            elif name == "Rules":
+                rec.rules = _parse_rules(value, source, lineno, vcol)
+            elif name == "Double":
+                rec.double = _parse_double(value, source, lineno, vcol)
+            elif name == "Play":
+                seat = _parse_seat(value, "the seat that leads the play,", source, lineno, vcol)
+                rec.play_seat = (seat, lineno, col0, vcol, value)
+                in_play = True
+            continue
+        if _ONE_LINE_RE.match(stripped):
+            close()
+            in_play = False
+            rec = _Record(source, lineno)
+            rec.one_line = True
+            _read_one_line(rec, raw, indent, stripped, source, lineno)
+            close()
+            continue
+        if in_play:
+            for off, word in _words(raw):
+                if word == _PLAY_END:
+                    continue
+                card = parse_card_at(word, source=source, line=lineno, column=off + 1)
+                rec.played.append((card, lineno, off + 1, word))
+            continue
+        word = _words(raw)[0][1]
+        if rec is not None and not rec.one_line and _looks_like_card(word):
+            raise _err(DealFileError, "a card outside a [Play] section; played cards go on "
+                       'the lines right after the deal\'s [Play "'
+                       f'{SEATS[rec.first if rec.first is not None else rec.deal_seat]}"] tag',
+                       source, lineno, col0, word)
+        raise _err(DealFileError, 'expected a tag like [Deal "N:..."], a one-line deal like '
+                   "'N:AKQ.J9.T8.7 ... trump=H' or a comment (% or ;)", source, lineno, col0,
+                   word)
+    close()
+    if not specs:
+        raise DealFileError("no deal in this file; expected a [Deal \"N:...\"] tag or a "
+                            "one-line deal like 'N:AKQ.J9.T8.7 ... trump=H'", source=source)
+    return specs
+
+
+def _looks_like_card(word: str) -> bool:
+    try:
+        parse_card_at(word)
+        return True
+    except CardParseError:
+        return False
+
+
+def _read_tag(raw, stripped, indent, source, lineno):
+    """``[Name "value"]`` -> (name, value, 1-based column of the value's first character)."""
+    m = _TAG_RE.fullmatch(stripped)
+    col0 = indent + 1
+    if m is None:
+        if not stripped.endswith("]"):
+            raise _err(DealFileError, "a tag ends with ']'; expected [Name \"value\"]", source,
+                       lineno, col0 + len(stripped), stripped[-10:])
+        head = re.match(r"\[\s*[A-Za-z]*\s*", stripped)
+        rest = stripped[head.end():]
+        if stripped.count('"') != 2 or not rest.startswith('"'):
+            raise _err(DealFileError, 'a tag value is in double quotes; expected [Name "value"]',
+                       source, lineno, col0 + head.end(), rest)
+        raise _err(DealFileError, 'expected a tag [Name "value"]', source, lineno, col0,
+                   stripped)
+    name = m.group(1)
+    canon = {t.lower(): t for t in TAGS}.get(name.lower())
+    if canon is None:
+        raise _err(DealFileError, "unknown tag; expected one of " + ", ".join(TAGS), source,
+                   lineno, col0 + m.start(1), name)
+    return canon, m.group(2), col0 + m.start(2)
+
+
+def _set_deal(rec: _Record, value: str, source, lineno, vcol):
+    try:
+        rec.deal, rec.deal_seat = parse_pbn(value)
+    except KrakenError as e:
+        raise _relocate(e, source, lineno, vcol) from None
+
+
+def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
+    words = _words(raw)
+    k = 0
+    while k < len(words) and "=" not in words[k][1]:
+        k += 1
+    k = max(k, 1)
+    deal_start = words[0][0]
+    deal_end = words[k - 1][0] + len(words[k - 1][1])
+    _set_deal(rec, raw[deal_start:deal_end], source, lineno, deal_start + 1)
+    seen = {}
+    for off, word in words[k:]:
+        col = off + 1
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise _err(DealFileError, "expected key=value after the deal (keys: "
+                       + ", ".join(LINE_KEYS) + ")", source, lineno, col, word)
+        lkey = key.lower()
+        if lkey not in LINE_KEYS:
+            raise _err(DealFileError, "unknown key; expected one of " + ", ".join(LINE_KEYS),
+                       source, lineno, col, key)
+        if lkey in seen:
+            raise _err(DealFileError, f"duplicate key {lkey}= (first at column {seen[lkey]})",
+                       source, lineno, col, word)
+        seen[lkey] = col
+        vcol = col + len(key) + 1
+        if not value:
+            raise _err(DealFileError, f"missing value after {key}=", source, lineno, vcol, word)
+        if lkey == "trump":
+            rec.trump = _parse_trump(value, source, lineno, vcol)
+        elif lkey == "first":
+            rec.first = _parse_seat(value, "a first player", source, lineno, vcol)
+        elif lkey == "rules":
+            rec.rules = _parse_rules(value, source, lineno, vcol)
+        elif lkey == "double":
+            rec.double = _parse_double(value, source, lineno, vcol)
+
+
+def parse_deal_file(path, *, trump=None, first=None, rules=None) -> list[DealSpec]:
+    """Read a deal file (UTF-8 text) -> its deals; ``path`` ``"-"`` reads standard input.
+
+    The overrides and errors are those of :func:`parse_deal_text`; a file that cannot be read
+    (missing, a directory, not UTF-8) raises DealFileError with ``source`` set."""
+    name = os.fspath(path)
+    try:
+        if name == "-":
+            import sys
+            text = sys.stdin.read()
+            name = "<stdin>"
+        else:
+            with open(name, encoding="utf-8") as f:
+                text = f.read()
+    except UnicodeDecodeError as e:
+        raise DealFileError(f"not a UTF-8 text file (byte {e.start + 1})", source=name) from None
+    except OSError as e:
+        raise DealFileError(f"cannot read the file: {e.strerror or e}", source=name) from None
+    return parse_deal_text(text, name, trump=trump, first=first, rules=rules)

@@ -1,0 +1,372 @@
+"""Tests of the ``kraken-solve`` command (kraken_solver.cli.solve) with Click's CliRunner.
+
+Values are checked against calling ``solve``/``trump_table`` directly; the only hard-coded
+results are one-card deals scored by hand from RULES.md.  Most deals are small (2-3 cards a
+hand) to keep the tests fast; two data sets give full 8-card deals.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from kraken_solver import Deal, Position, card_str, legal_cards, solve, trump_table
+from kraken_solver.cards import SEATS, SUITS, mask_of
+from kraken_solver.cli.solve import main
+from kraken_solver.dealfile import parse_deal_file
+from kraken_solver.formatting import CSV_FIELDS
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DATASETS = ROOT / "datasets"
+SYMBOLS = "\u2660\u2665\u2666\u2663"
+
+JSON_KEYS = {"source", "line", "deal", "trump", "trump_given", "first", "rules",
+             "rules_options", "played", "to_move", "objective", "score", "made", "points",
+             "hand_roem", "card_values", "best_cards", "pv", "tricks", "trump_table", "nodes",
+             "seconds"}
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def write(tmp_path, text, name="deals.txt"):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def json_lines(result):
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def small_deals(n, size=3, seed=7):
+    """``n`` random deals of ``size`` cards a hand with a trump and first player."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        perm = rng.permutation(32)
+        deal = Deal(tuple(mask_of(int(c) for c in perm[i * size:(i + 1) * size])
+                          for i in range(4)))
+        out.append((deal, SUITS[int(rng.integers(4))], SEATS[int(rng.integers(4))]))
+    return out
+
+
+def one_line(deal, trump, first, extra=""):
+    return f"{deal.pbn(0)} trump={trump} first={first}{extra}\n"
+
+
+# ------------------------------------------------------------------------- values by hand
+def test_one_card_deal_made_with_pit(tmp_path):
+    """N leads SA, E S7, S ST, W S8 (trump H): N wins 11+10 card points + 10 for the last trick
+    = 31, no roem (7 8 T A is no run); N-S win every trick: pit 100.  Made: score 131, points
+    31 (rules 18-19, 24)."""
+    p = write(tmp_path, "N:A... 7... T... 8... trump=H first=N\n")
+    (d,) = json_lines(run(p, "--json"))
+    assert (d["score"], d["made"], d["points"]) == (131, True, 31)
+    assert d["card_values"] == {"SA": 131} and d["best_cards"] == ["SA"]
+    assert d["pv"] == ["SA", "S7", "ST", "S8"]
+    assert d["tricks"] == [{"number": 1, "leader": "N", "cards": ["SA", "S7", "ST", "S8"],
+                            "winner": "N", "points": 31, "roem": 0, "already_played": 0}]
+
+
+def test_one_card_deal_nat_with_roem_and_double(tmp_path):
+    """N S7, E SA, S S8, W S9 (trump H): E wins 11 + 10 (last trick) = 21 and the roem of
+    S7 S8 S9 (three in a row) = 20.  N-S have 0: nat, the defenders score everything:
+    score -(21 + 20) = -41; doubled -82; points 0 (rules 10, 19, 20)."""
+    p = write(tmp_path, "N:7... A... 8... 9... trump=H first=N\n"
+                        "N:7... A... 8... 9... trump=H first=N double=2\n")
+    a, b = json_lines(run(p, "--json"))
+    assert (a["score"], a["made"], a["points"]) == (-41, False, 0)
+    assert a["tricks"][0]["winner"] == "E" and a["tricks"][0]["roem"] == 20
+    assert (b["score"], b["points"], b["rules"]) == (-82, 0, "kraken+multiplier=2")
+    assert b["rules_options"]["multiplier"] == 2
+
+
+# ------------------------------------------------------------------------- values = solve
+def check_against_solve(d, deal, trump, first, rules="kraken", played=(), objective="score"):
+    other = "points" if objective == "score" else "score"
+    ref = solve(deal, trump, first, rules=rules, played=played, objective=objective,
+                all_cards=True)
+    ref_other = solve(deal, trump, first, rules=rules, played=played, objective=other,
+                      pv=False)
+    assert d[objective] == ref.value and d[other] == ref_other.value
+    assert d["made"] == (d["score"] > 0)
+    assert d["card_values"] == ref.card_values
+    assert d["best_cards"] == ref.best_cards
+    assert d["pv"] == ref.pv
+    # the tricks replay the played cards and the pv, and add up to the deal's card points
+    seq = [c for t in d["tricks"] for c in t["cards"]]
+    assert seq == list(d["played"]) + d["pv"]
+    assert len(d["tricks"]) == deal.size
+    pos = Position(deal, trump, first, rules)
+    total = pos.total_points
+    assert sum(t["points"] for t in d["tricks"]) == total
+    end = Position(deal, trump, first, rules, seq)
+    assert end.final_value(objective) == ref.value  # the pv keeps the value
+
+
+def test_json_values_equal_solve(tmp_path):
+    deals = small_deals(4)
+    p = write(tmp_path, "".join(one_line(*x) for x in deals))
+    out = json_lines(run(p, "--json"))
+    assert len(out) == 4
+    for d, (deal, trump, first) in zip(out, deals):
+        assert set(d) == JSON_KEYS
+        assert d["deal"] == str(deal) and d["trump"] == trump and d["first"] == first
+        assert d["trump_given"] is True and d["trump_table"] is None
+        assert d["rules"] == "kraken" and d["objective"] == "score" and d["played"] == []
+        assert d["to_move"] == first and d["source"] == str(p)
+        assert isinstance(d["nodes"], int) and d["seconds"] >= 0
+        check_against_solve(d, deal, trump, first)
+
+
+def test_objective_points(tmp_path):
+    deals = small_deals(2, seed=11)
+    p = write(tmp_path, "".join(one_line(*x) for x in deals))
+    for d, (deal, trump, first) in zip(json_lines(run(p, "--json", "--objective", "points")),
+                                       deals):
+        assert d["objective"] == "points"
+        check_against_solve(d, deal, trump, first, objective="points")
+
+
+def test_overrides_trump_first_rules(tmp_path):
+    (deal, trump, first), = small_deals(1, seed=3)
+    p = write(tmp_path, one_line(deal, trump, first, " rules=kraken double=2"))
+    new_trump = SUITS[(SUITS.index(trump) + 1) % 4]
+    new_first = SEATS[(SEATS.index(first) + 1) % 4]
+    (d,) = json_lines(run(p, "--json", "--trump", new_trump.lower(), "--first", new_first,
+                          "--rules", "klaverjas-rotterdam"))
+    assert (d["trump"], d["first"]) == (new_trump, new_first)
+    assert d["rules"] == "klaverjas-rotterdam+multiplier=2"
+    rules = {"trump_rule": "rotterdam", "undertrump": "forced", "hand_roem": False,
+             "multiplier": 2}
+    check_against_solve(d, deal, new_trump, new_first, rules=rules)
+
+
+def test_trump_table_when_no_trump_is_given(tmp_path):
+    (deal, _, first), = small_deals(1, seed=5)
+    p = write(tmp_path, f'[Deal "{deal.pbn(0)}"]\n[First "{first}"]\n')
+    (d,) = json_lines(run(p, "--json"))
+    table = trump_table(deal, first)
+    assert [r["trump"] for r in d["trump_table"]] == list(SUITS)
+    for row, ref in zip(d["trump_table"], table):
+        assert (row["score"], row["made"], row["points"]) == (ref.score, ref.made, ref.points)
+    top = max(r.score for r in table)
+    assert [r["best"] for r in d["trump_table"]] == [r.score == top for r in table]
+    best = max(table, key=lambda r: (r.score, r.points, -r.trump))
+    assert d["trump"] == SUITS[best.trump] and d["trump_given"] is False
+    assert (d["score"], d["points"]) == (best.score, best.points)
+    check_against_solve(d, deal, d["trump"], first)
+
+    res = run(p, "--ascii")
+    assert res.exit_code == 0
+    assert f"Trump table for {first}" in res.stdout
+    assert f"Trump: {SUITS[best.trump]} (best of the trump table)" in res.stdout
+
+
+def test_part_played_small_deal(tmp_path):
+    (deal, trump, first), = small_deals(1, seed=9)
+    played = []
+    for _ in range(5):  # one trick and one card of the next
+        played.append(legal_cards(deal, trump, first, played=played)[-1])
+    text = (f'[Deal "{deal.pbn(0)}"]\n[Trump "{trump}"]\n[First "{first}"]\n'
+            f'[Play "{first}"]\n{" ".join(played[:4])}\n{played[4]}\n')
+    p = write(tmp_path, text)
+    (d,) = json_lines(run(p, "--json"))
+    assert d["played"] == played
+    check_against_solve(d, deal, trump, first, played=played)
+    assert d["tricks"][0]["already_played"] == 4 and d["tricks"][1]["already_played"] == 1
+    assert all(t["already_played"] == 0 for t in d["tricks"][2:])
+    pos = Position(deal, trump, first, played=played)
+    assert d["to_move"] == SEATS[pos.to_move]
+
+    res = run(p, "--ascii")
+    assert res.exit_code == 0
+    out = res.stdout
+    assert "Played so far (5 cards):" in out and "trick 2 so far:" in out
+    assert "Hands now:" in out and "(to play)" in out
+    assert f"({played[4]})" in out  # the played card of the trick in progress in the pv
+
+
+def test_a_deal_played_to_the_end(tmp_path):
+    p = write(tmp_path, '[Deal "N:A... 7... T... 8..."]\n[Trump "H"]\n[Play "N"]\n'
+                        "SA S7 ST S8\n")
+    (d,) = json_lines(run(p, "--json"))
+    assert (d["score"], d["points"], d["to_move"]) == (131, 31, None)
+    assert d["card_values"] == {} and d["pv"] == []
+    res = run(p)
+    assert res.exit_code == 0 and "The deal is over" in res.stdout
+
+
+# ------------------------------------------------------------------------- text output
+def test_text_output(tmp_path):
+    (deal, trump, first), = small_deals(1, seed=13)
+    p = write(tmp_path, one_line(deal, trump, first))
+    res = run(p)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    ref = solve(deal, trump, first, all_cards=True)
+    pts = solve(deal, trump, first, objective="points", pv=False).value
+    assert "Traceback" not in res.output
+    assert f"=== Deal 1: {p}, line 1 ===" in out
+    assert "Rules: kraken" in out
+    assert f"Score: {ref.value:+d} ({'made' if ref.value > 0 else 'nat'})" in out
+    assert f"Points: {pts}" in out
+    assert any(s in out for s in SYMBOLS)
+    lines = out.splitlines()
+    # the diagram: N's label above W's and E's on one line, S below
+    n_row = next(i for i, l in enumerate(lines) if l.strip().startswith("N"))
+    we_row = next(i for i, l in enumerate(lines) if l.startswith("W") and " E" in l)
+    s_row = next(i for i, l in enumerate(lines) if l.strip().startswith("S") and i > we_row)
+    assert n_row < we_row < s_row
+    # every legal card with its value, best ones marked
+    for card, v in ref.card_values.items():
+        sym = SYMBOLS[SUITS.index(card[0])] + card[1]
+        row = next(l for l in lines if l.strip().startswith(sym + " "))
+        assert f"{v:+d}" in row
+        assert row.rstrip().endswith("*") == (card in ref.best_cards)
+    assert "Principal variation" in out
+    assert len([l for l in lines if l.strip()[:1].isdigit()]) >= deal.size
+
+
+def test_ascii_and_symbols(tmp_path):
+    (deal, trump, first), = small_deals(1, seed=17)
+    p = write(tmp_path, one_line(deal, trump, first))
+    plain = run(p, "--ascii")
+    assert plain.exit_code == 0
+    assert not any(s in plain.stdout for s in SYMBOLS)
+    assert f"Trump: {trump}" in plain.stdout
+    fancy = run(p)
+    assert f"Trump: {SYMBOLS[SUITS.index(trump)]}" in fancy.stdout
+
+
+def test_csv(tmp_path):
+    deals = small_deals(3, seed=19)
+    p = write(tmp_path, "".join(one_line(*x) for x in deals))
+    res = run(p, "--csv")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.reader(io.StringIO(res.stdout)))
+    assert tuple(rows[0]) == CSV_FIELDS and len(rows) == 4
+    for row, (deal, trump, first) in zip(rows[1:], deals):
+        rec = dict(zip(CSV_FIELDS, row))
+        ref = solve(deal, trump, first, all_cards=True)
+        pts = solve(deal, trump, first, objective="points", pv=False).value
+        assert rec["deal"] == str(deal) and rec["trump"] == trump and rec["first"] == first
+        assert rec["rules"] == "kraken" and rec["played"] == "0"
+        assert int(rec["score"]) == ref.value and int(rec["points"]) == pts
+        assert rec["made"] == ("true" if ref.value > 0 else "false")
+        assert rec["best_cards"].split() == ref.best_cards and rec["pv"].split() == ref.pv
+
+
+def test_several_files_stdin_and_timings(tmp_path):
+    deals = small_deals(2, size=2, seed=23)
+    a = write(tmp_path, one_line(*deals[0]), "a.txt")
+    res = run(a, "-", "--json", input=one_line(*deals[1]))
+    out = json_lines(res)
+    assert [d["source"] for d in out] == [str(a), "<stdin>"]
+    assert "deal 1 (" in res.stderr and "deal 2 (<stdin>, line 1)" in res.stderr
+    assert "nodes" in res.stderr and "2 deals in" in res.stderr
+    res = run(a, a)
+    assert res.exit_code == 0 and "=== Deal 2:" in res.stdout
+
+
+# ------------------------------------------------------------------------- data sets
+def test_dataset_part_played_json():
+    p = DATASETS / "part_played.txt"
+    (spec,) = parse_deal_file(p)
+    (d,) = json_lines(run(p, "--json"))
+    played = [card_str(c) for c in spec.played]
+    assert d["played"] == played
+    check_against_solve(d, spec.deal, SUITS[spec.trump], SEATS[spec.first], played=played)
+
+
+def test_dataset_full_deal_text():
+    p = DATASETS / "full_deal.txt"
+    (spec,) = parse_deal_file(p)
+    res = run(p, "--ascii")
+    assert res.exit_code == 0, res.output
+    table = trump_table(spec.deal, spec.first)
+    for r in table:
+        assert f"  {SUITS[r.trump]}  " in res.stdout
+        row = next(l for l in res.stdout.splitlines() if l.startswith(f"  {SUITS[r.trump]}  "))
+        assert row.split()[1:4] == [f"{r.score:+d}", "made" if r.made else "nat", str(r.points)]
+    assert "Principal variation" in res.stdout and "deal 1 (" in res.stderr
+
+
+# ------------------------------------------------------------------------- bad input
+FULL = "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"
+SMALL = "N:7.7.. 8.8.. 9.9.. T.T.."
+
+BAD = [
+    # (file text, line, column, token or None)
+    (f'[Deal "{FULL.replace("AT8", "AKX")}"]\n', 1, 12, "X"),                # bad rank
+    (f'% comment\n\n[Deal "{FULL}"]\n[Dealer "N"]\n', 4, 2, "Dealer"),          # unknown tag
+    (f'[Deal "{FULL.replace("K.KQ", "A.KQ")}"]\n', 1, 46, "SA"),                # dealt twice
+    (f'[Deal "{FULL.replace(".K7 ", ". ")}"]\n', 1, 8, None),                   # unequal hands
+    (f'[Deal "{FULL.replace("N:", "Q:")}"]\n', 1, 8, "Q"),                      # bad seat
+    (f'[Deal "{FULL}"]\n[Trump "Z"]\n', 2, 9, "Z"),                              # bad trump
+    (f'[Deal "{FULL}"]\n[Rules "bridge"]\n', 2, 9, "bridge"),                    # bad preset
+    (f'[Deal "{FULL}"]\n[Double "3"]\n', 2, 10, "3"),                            # bad multiplier
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\nSA S9 ZQ\n', 4, 7, "Z"),        # bad suit
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\nSA S9 SQ H9\n', 4, 10, "H9"),   # not in hand
+    (f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "N"]\nS7\n  H8\n', 5, 3, "H8"),      # revoke
+    (f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "N"]\nS7 S8 S9 ST\nHT H7 H8 H9 S7\n', 5, 13, "S7"),
+    (f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "E"]\nS8\n', 3, 8, "E"),            # wrong seat
+    (f"{FULL} trump=H colour=red\n", 1, 59, "colour"),                          # one-line key
+    (f"{FULL} trump=H\n{FULL} trump=Q\n", 2, 57, "Q"),                          # second deal
+]
+
+
+@pytest.mark.parametrize("text, line, column, token", BAD)
+def test_bad_input_one_clear_line(tmp_path, text, line, column, token):
+    p = write(tmp_path, text)
+    res = run(p, "--json")
+    assert res.exit_code == 1
+    assert res.stdout == ""  # everything is read before anything is solved
+    err = res.stderr
+    assert "Traceback" not in res.output
+    assert err.count("\n") == 1
+    assert err.startswith(f"kraken-solve: error: {p}, line {line}, column {column}: "), err
+    if token is not None:
+        assert err.rstrip().endswith(f"(got {token!r})"), err
+
+
+def test_documented_error_message(tmp_path):
+    p = write(tmp_path, f'[Deal "{FULL.replace("AT8", "AKX")}"]\n')
+    res = run(p)
+    assert res.exit_code == 1
+    assert res.stderr == (f"kraken-solve: error: {p}, line 1, column 12: expected a rank A, K, "
+                          "Q, J, T (or 10), 9, 8 or 7 (got 'X')\n")
+
+
+@pytest.mark.parametrize("text", ["", "% nothing here\n"])
+def test_empty_file(tmp_path, text):
+    p = write(tmp_path, text)
+    res = run(p)
+    assert res.exit_code == 1
+    assert res.stderr.startswith(f"kraken-solve: error: {p}: no deal")
+    assert "Traceback" not in res.output
+
+
+def test_missing_file(tmp_path):
+    res = run(tmp_path / "nope.txt")
+    assert res.exit_code == 1
+    assert res.stderr.startswith("kraken-solve: error: ") and "nope.txt" in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_usage_errors(tmp_path):
+    p = write(tmp_path, "N:A... 7... T... 8... trump=H\n")
+    assert run(p, "--json", "--csv").exit_code == 2
+    assert run(p, "--trump", "X").exit_code == 2
+    assert run().exit_code == 2
+    res = run(p, "--objective", "points", "--rules", "kraken-amsterdam")
+    assert res.exit_code == 0

@@ -1,0 +1,343 @@
+"""Tests of the deal-file parser (kraken_solver.dealfile) and of the example data sets.
+
+Run ``python tests/test_dealfile.py`` to (re)write datasets/*.txt from the seeded generator
+below; ``test_datasets_are_reproducible`` checks that the files are its output.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+
+from kraken_solver import (CardParseError, Deal, DealError, DealFileError, IllegalCardError,
+                           KrakenError, Rules, RulesError, legal_cards, parse_card)
+from kraken_solver.cards import SEATS, SUITS, mask_of
+from kraken_solver.dealfile import DealSpec, parse_card_at, parse_deal_file, parse_deal_text
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DATASETS = ROOT / "datasets"
+
+FULL = "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"
+# 2 cards a hand: N S7 H7, E S8 H8, S S9 H9, W ST HT
+SMALL = "N:7.7.. 8.8.. 9.9.. T.T.."
+# rule 9a's example: trump S, the trick so far C8 SJ, the third hand D7 S7
+UNDER = "N:...8A J.7.. 7..7. .98.."
+
+
+def cards(text):
+    return [parse_card(c) for c in text.split()]
+
+
+# ------------------------------------------------------------------------- good files
+def test_tag_form_minimal():
+    specs = parse_deal_text(f'[Deal "{FULL}"]\n', "f.txt")
+    assert len(specs) == 1
+    s = specs[0]
+    assert isinstance(s, DealSpec)
+    assert s.deal == Deal.from_pbn(FULL)
+    assert s.trump is None and s.first == 0 and s.rules == Rules()
+    assert s.played == [] and s.played_at == []
+    assert (s.source, s.line) == ("f.txt", 1) and s.where == "f.txt, line 1"
+    assert not s.first_given
+
+
+def test_first_defaults_to_the_seat_of_the_deal_text():
+    d = Deal.from_pbn(FULL)
+    s = parse_deal_text(f'[Deal "{d.pbn(2)}"]\n')[0]
+    assert s.first == 2 and s.deal == d
+    s = parse_deal_text(d.pbn(3) + " trump=S\n")[0]
+    assert s.first == 3 and s.trump == 0
+
+
+def test_tag_form_all_tags_and_play_positions():
+    text = (
+        "% a comment\n"
+        "; another comment\n"
+        "\n"
+        f'[Deal "{FULL}"]\n'          # line 4
+        '[Trump "H"]\n'
+        '[First "N"]\n'
+        '[Rules "klaverjas-amsterdam"]\n'
+        '[Double "4"]\n'
+        '[Play "N"]\n'                # line 9
+        "SA S9 SQ SK\n"               # line 10
+        "  % a comment inside the play\n"
+        "H10  HA\n"                   # line 12
+        "*\n"
+    )
+    s = parse_deal_text(text, "deals.txt")[0]
+    assert s.trump == 1 and s.first == 0 and s.first_given
+    assert s.rules == Rules.preset("klaverjas-amsterdam", multiplier=4)
+    assert s.played == cards("SA S9 SQ SK HT HA")
+    assert s.played_at == [(10, 1), (10, 4), (10, 7), (10, 10), (12, 1), (12, 6)]
+    assert s.line == 4
+
+
+def test_trailing_comments():
+    text = (f'[Deal "{FULL}"]   ; the deal\n'
+            '[Trump "H"]%hearts\n'
+            '[Play "N"] % the play\n'
+            "SA S9;two cards\n"
+            f"{SMALL} trump=C  % a one-line deal\n")
+    a, b = parse_deal_text(text, "c.txt")
+    assert a.trump == 1 and a.played == cards("SA S9") and a.played_at == [(4, 1), (4, 4)]
+    assert b.trump == 3 and b.line == 5
+    with pytest.raises(DealFileError) as e:  # a comment cannot hide the end of a tag
+        parse_deal_text(f'[Deal "{FULL}" % no ]\n', "c.txt")
+    assert (e.value.line, e.value.column) == (1, 58)
+
+
+def test_the_module_docstring_example_parses():
+    import kraken_solver.dealfile as mod
+    doc = mod.__doc__
+    block = doc.split("::\n\n", 1)[1].split("\n\n", 1)[0]
+    text = "\n".join(line[4:] for line in block.splitlines())
+    (s,) = parse_deal_text(text)
+    assert s.trump == 1 and s.first == 0 and s.rules == Rules(multiplier=2)
+    assert s.played == cards("SA S9 SQ SK HT HA")
+    example = doc.split("e.g. ``", 1)[1].split("``", 1)[0]
+    (s,) = parse_deal_text(example)
+    assert (s.trump, s.first) == (1, 0)
+
+
+def test_suit_symbols_and_lower_case():
+    text = f'[deal "{FULL}"]\n[trump "\u2665"]\n[play "n"]\n\u2660A s9 SQ sk\n'
+    s = parse_deal_text(text)[0]
+    assert s.trump == 1 and s.played == cards("SA S9 SQ SK")
+
+
+def test_one_line_form_and_mixed_file():
+    d = Deal.from_pbn(FULL)
+    text = (
+        f"{FULL} trump=H first=E rules=kraken-amsterdam double=2\n"
+        f'[Deal "{d.pbn(1)}"]\n'
+        '[Trump "S"]\n'
+        f"   {d.pbn(2)}   TRUMP=d\n"
+    )
+    a, b, c = parse_deal_text(text, "m.txt")
+    assert (a.trump, a.first, a.line) == (1, 1, 1)
+    assert a.rules == Rules.preset("kraken-amsterdam", multiplier=2)
+    assert (b.trump, b.first, b.line, b.rules) == (0, 1, 2, Rules())
+    assert (c.trump, c.first, c.line) == (2, 2, 4)
+    assert a.deal == b.deal == c.deal == d
+
+
+def test_play_may_end_mid_trick_and_run_to_the_end():
+    s = parse_deal_text(f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "N"]\nS7 S8 S9\n')[0]
+    assert s.played == cards("S7 S8 S9")
+    s = parse_deal_text(f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "N"]\nS7 S8 S9 ST\nHT H7 H8 H9\n')[0]
+    assert len(s.played) == 8
+
+
+def test_empty_play_section_needs_no_trump():
+    s = parse_deal_text(f'[Deal "{SMALL}"]\n[Play "N"]\n')[0]
+    assert s.trump is None and s.played == []
+
+
+def test_overrides():
+    text = f'[Deal "{FULL}"]\n[Trump "H"]\n[First "N"]\n[Rules "kraken"]\n[Double "2"]\n'
+    s = parse_deal_text(text, trump="S", first="E", rules="kraken-amsterdam")[0]
+    assert s.trump == 0 and s.first == 1
+    assert s.rules == Rules.preset("kraken-amsterdam", multiplier=2)  # [Double] still applies
+    s = parse_deal_text(FULL + "\n", trump=3, first=2, rules=Rules(trick_roem=False))[0]
+    assert (s.trump, s.first, s.rules) == (3, 2, Rules(trick_roem=False))
+    s = parse_deal_text(FULL + " double=4\n", rules={"undertrump": "forced"})[0]
+    assert s.rules == Rules(undertrump="forced", multiplier=4)
+
+
+def test_undertrump_rule_decides_legality():
+    """RULES.md rule 9a: trick C8 SJ, hand D7 S7; forbidden allows only D7, forced only S7."""
+    base = f'[Deal "{UNDER}"]\n[Trump "S"]\n'
+    ok = parse_deal_text(base + '[Play "N"]\nC8 SJ D7\n')[0]
+    assert ok.played == cards("C8 SJ D7")
+    ok = parse_deal_text(base + '[Rules "klaverjas-rotterdam"]\n[Play "N"]\nC8 SJ S7\n')[0]
+    assert ok.played == cards("C8 SJ S7")
+    with pytest.raises(IllegalCardError) as e:
+        parse_deal_text(base + '[Rules "klaverjas-rotterdam"]\n[Play "N"]\nC8 SJ D7\n', "u.txt")
+    assert (e.value.line, e.value.column, e.value.token) == (5, 7, "D7")
+    with pytest.raises(IllegalCardError) as e:  # the override decides too
+        parse_deal_text(base + '[Play "N"]\nC8 SJ D7\n', "u.txt", rules="klaverjas-rotterdam")
+    assert (e.value.line, e.value.column, e.value.token) == (4, 7, "D7")
+
+
+def test_parse_card_at():
+    assert parse_card_at("H10") == parse_card("HT")
+    with pytest.raises(CardParseError) as e:
+        parse_card_at("HX", source="f", line=3, column=5)
+    assert (e.value.line, e.value.column, e.value.token) == (3, 6, "X")
+
+
+def test_parse_deal_file_reads_a_file(tmp_path):
+    p = tmp_path / "d.txt"
+    p.write_text(f"\ufeff{FULL} trump=H\n", encoding="utf-8")
+    s = parse_deal_file(p)[0]
+    assert s.source == str(p) and s.trump == 1 and s.line == 1
+
+
+# ------------------------------------------------------------------------- bad input
+BAD = [
+    # (text, error class, line, column, token)
+    ('[Dealer "N"]\n', DealFileError, 1, 2, "Dealer"),
+    (f'[Deal "{FULL}"]\n[Vulnerable "None"]\n', DealFileError, 2, 2, "Vulnerable"),
+    ('[Trump "H"]\n' f'[Deal "{FULL}"]\n', DealFileError, 1, 1, "[Trump]"),
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Trump "S"]\n', DealFileError, 3, 1, "[Trump]"),
+    (f'{FULL} trump=H\n[Play "N"]\nSA\n', DealFileError, 2, 1, "[Play]"),
+    (f'[Deal "{FULL}"\n', DealFileError, 1, 58, None),
+    ('[Deal N:AKQ]\n', DealFileError, 1, 7, "N:AKQ]"),
+    # a bad rank inside the deal text: column in the file, not in the deal text
+    (f'[Deal "{FULL.replace("AT8", "AX8")}"]\n', DealError, 1, 11, "X"),
+    (f'  [Deal "{FULL.replace("AT8", "AX8")}"]\n', DealError, 1, 13, "X"),
+    (f'[Deal "{FULL.replace("K.KQ", "A.KQ")}"]\n', DealError, 1, 46, "SA"),
+    (f'[Deal "{FULL.replace(".K7 ", ". ")}"]\n', DealError, 1, 8, None),
+    (f'[Deal "{FULL.replace("K.KQ.KT9.AT", "K.KQ.KT9")}"]\n', DealError, 1, 46, None),
+    ('[Deal "X:..."]\n', DealError, 1, 8, "X"),
+    (f'[Deal "{FULL}"]\n[Trump "X"]\n', CardParseError, 2, 9, "X"),
+    (f'[Deal "{FULL}"]\n[First "Q"]\n', CardParseError, 2, 9, "Q"),
+    (f'[Deal "{FULL}"]\n[Rules "bridge"]\n', RulesError, 2, 9, "bridge"),
+    (f'[Deal "{FULL}"]\n[Double "3"]\n', RulesError, 2, 10, "3"),
+    (f'[Deal "{FULL}"]\n[Double "two"]\n', RulesError, 2, 10, "two"),
+    (f'[Deal "{FULL}"]\n[Play "X"]\n', CardParseError, 2, 8, "X"),
+    # played cards: syntax, not in the hand, revoke, after the end, wrong seat, no trump
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\nSA S9 SX\n', CardParseError, 4, 8, "X"),
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\nSA S9\n  XQ\n', CardParseError, 5, 3, "X"),
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\nSA\n', None, None, None, None),
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\nSA S9 SQ H9\n', IllegalCardError, 4, 10, "H9"),
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\nSA S9 SA\n', IllegalCardError, 4, 7, "SA"),
+    (f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "N"]\nS7 H8\n', IllegalCardError, 4, 4, "H8"),
+    (f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "N"]\nS7 S8 S9 ST\nHT H7 H8 H9\nH9\n',
+     IllegalCardError, 6, 1, "H9"),
+    (f'[Deal "{SMALL}"]\n[Trump "C"]\n[Play "E"]\nS8\n', DealFileError, 3, 8, "E"),
+    (f'[Deal "{SMALL}"]\n[Play "N"]\nS7\n', DealFileError, 2, 1, "[Play]"),
+    (f'[Deal "{SMALL}"]\n[Trump "C"]\nS7 S8\n', DealFileError, 3, 1, "S7"),
+    (f'[Deal "{SMALL}"]\nhello world\n', DealFileError, 2, 1, "hello"),
+    # one-line form
+    (f"{FULL} trump=X\n", CardParseError, 1, 57, "X"),
+    (f"{FULL} trump=H suit=S\n", DealFileError, 1, 59, "suit"),
+    (f"{FULL} trump=H first=\n", DealFileError, 1, 65, "first="),
+    (f"{FULL} trump=H trump=S\n", DealFileError, 1, 59, "trump=S"),
+    (f"{FULL} trump=H extra\n", DealFileError, 1, 59, "extra"),
+    (f"{FULL} rules=rotterdam\n", RulesError, 1, 57, "rotterdam"),
+    (f"{FULL} double=16\n", RulesError, 1, 58, "16"),
+    (f"{FULL.replace('QJ9', 'QJ9X')} trump=H\n", DealError, 1, 14, "X"),
+    (f"   {FULL.replace('QJ9', 'QJ9X')}\n", DealError, 1, 17, "X"),
+    ("N:AKQ trump=H\n", DealError, 1, 6, "AKQ"),
+]
+
+
+@pytest.mark.parametrize("text, cls, line, column, token", BAD)
+def test_bad_input_is_located(text, cls, line, column, token):
+    if cls is None:  # a sanity row: this one is fine
+        parse_deal_text(text, "bad.txt")
+        return
+    with pytest.raises(cls) as e:
+        parse_deal_text(text, "bad.txt")
+    err = e.value
+    assert isinstance(err, KrakenError) and isinstance(err, ValueError)
+    assert err.source == "bad.txt"
+    assert (err.line, err.column) == (line, column), str(err)
+    if token is not None:
+        assert err.token == token, str(err)
+    assert str(err).startswith(f"bad.txt, line {line}, column {column}: ")
+
+
+def test_bad_rank_message_matches_the_documented_form():
+    text = f'[Deal "{FULL.replace("AT8", "AKX")}"]\n'
+    with pytest.raises(DealError) as e:
+        parse_deal_text(text, "deals.txt")
+    assert str(e.value) == ("deals.txt, line 1, column 12: expected a rank A, K, Q, J, T "
+                            "(or 10), 9, 8 or 7 (got 'X')")
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "% only a comment\n; and another\n"])
+def test_a_file_without_deals_is_an_error(text):
+    with pytest.raises(DealFileError) as e:
+        parse_deal_text(text, "empty.txt")
+    assert str(e.value).startswith("empty.txt: no deal")
+
+
+def test_unreadable_files(tmp_path):
+    with pytest.raises(DealFileError) as e:
+        parse_deal_file(tmp_path / "missing.txt")
+    assert "missing.txt" in str(e.value) and "cannot read" in str(e.value)
+    p = tmp_path / "latin1.txt"
+    p.write_bytes(b"% caf\xe9\n")
+    with pytest.raises(DealFileError) as e:
+        parse_deal_file(p)
+    assert "UTF-8" in str(e.value)
+
+
+# ------------------------------------------------------------------------- data sets
+def test_datasets_parse():
+    full = parse_deal_file(DATASETS / "full_deal.txt")
+    assert len(full) == 1 and full[0].trump is None and full[0].deal.size == 8
+    assert full[0].played == []
+
+    part = parse_deal_file(DATASETS / "part_played.txt")
+    assert len(part) == 1 and part[0].trump is not None and part[0].deal.size == 8
+    assert 0 < len(part[0].played) < 32 and len(part[0].played) % 4 != 0  # ends mid-trick
+
+    many = parse_deal_file(DATASETS / "many_deals.txt")
+    assert 10 <= len(many) <= 20
+    assert all(s.trump is not None and s.deal.size == 8 for s in many)
+    assert len({s.deal for s in many}) == len(many)
+
+
+# The generator of datasets/*.txt (seeded, so the files can be rebuilt exactly).
+SEED = 20240601
+PRESET_CYCLE = ["kraken", "kraken", "kraken-amsterdam", "klaverjas-rotterdam",
+                "klaverjas-amsterdam"]
+
+
+def random_deal(rng, size=8):
+    """A random deal of ``size`` cards a hand from the numpy Generator ``rng``."""
+    perm = rng.permutation(32)
+    return Deal(tuple(mask_of(int(c) for c in perm[i * size:(i + 1) * size]) for i in range(4)))
+
+
+def make_datasets() -> dict:
+    """The text of every example data set, by file name."""
+    rng = np.random.default_rng(SEED)
+    note = f"% Generated with numpy.random.default_rng({SEED}) (tests/test_dealfile.py).\n"
+    d = random_deal(rng)
+    first = int(rng.integers(4))
+    full = ("% kraken-solver example: one full deal, no trump given, so kraken-solve shows the\n"
+            "% trump table of the first player and then analyses the best trump.\n" + note +
+            f'\n[Deal "{d.pbn(first)}"]\n[First "{SEATS[first]}"]\n[Rules "kraken"]\n')
+
+    d = random_deal(rng)
+    first, trump = int(rng.integers(4)), int(rng.integers(4))
+    played = []
+    for _ in range(10):  # random legal cards: two tricks and half of the third
+        played.append(str(rng.choice(legal_cards(d, trump, first, played=played))))
+    lines = [" ".join(played[i:i + 4]) for i in range(0, len(played), 4)]
+    part = ("% kraken-solver example: a full deal part-played: two tricks and half of the "
+            "third.\n% The [Play] cards are in play order from the first lead, one trick a "
+            "line.\n" + note +
+            f'\n[Deal "{d.pbn(first)}"]\n[Trump "{SUITS[trump]}"]\n[First "{SEATS[first]}"]\n'
+            f'[Rules "kraken"]\n[Play "{SEATS[first]}"]\n' + "\n".join(lines) + "\n")
+
+    many = ["% kraken-solver example: 12 full deals in the one-line form:",
+            "% PBN deal, then trump=, first=, rules= and (optionally) double=.", note]
+    for i in range(12):
+        d = random_deal(rng)
+        first, trump = int(rng.integers(4)), int(rng.integers(4))
+        words = [d.pbn(int(rng.integers(4))), f"trump={SUITS[trump]}", f"first={SEATS[first]}",
+                 f"rules={PRESET_CYCLE[i % len(PRESET_CYCLE)]}"]
+        if i % 4 == 3:
+            words.append(f"double={2 ** (1 + (i // 4) % 3)}")
+        many.append(" ".join(words))
+    return {"full_deal.txt": full, "part_played.txt": part,
+            "many_deals.txt": "\n".join(many) + "\n"}
+
+
+def test_datasets_are_reproducible():
+    for name, text in make_datasets().items():
+        assert (DATASETS / name).read_text(encoding="utf-8") == text, name
+
+
+if __name__ == "__main__":  # rewrite the data sets
+    for name, text in make_datasets().items():
+        (DATASETS / name).write_text(text, encoding="utf-8")
+        print("wrote", DATASETS / name)
