@@ -344,9 +344,13 @@ class Searcher:
                         return totals[i]
                 else:
                     hi = i
-        step = 1
+        # gallop: the next total, the next again, then 2, 4, 8 totals further (most deals
+        # have little roem, so the first steps are small)
+        step, tried = 1, 0
         while lo + step < hi and can(totals[lo + step]):
-            lo, step = lo + step, step * 2
+            lo, tried = lo + step, tried + 1
+            if tried >= 2:
+                step *= 2
         hi = min(hi, lo + step)
         while hi - lo > 1:
             mid = (lo + hi) // 2
