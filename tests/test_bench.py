@@ -1,0 +1,72 @@
+"""The benchmark suites are deterministic and the solver still gives their stored values."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kraken_solver.bench import check_against, checksum, random_deals, run_suite, suite_deals
+from kraken_solver.cli.bench import main as bench_main
+from kraken_solver.errors import KrakenError
+from kraken_solver.rules import Rules
+
+EXPECTED = Path(__file__).resolve().parent.parent / "benchmarks" / "expected"
+SCORE_FILE = EXPECTED / "random-100-seed1.kraken.score.json"
+POINTS_FILE = EXPECTED / "random-100-seed1.klaverjas-rotterdam-noroem.points.json"
+
+
+def test_suites_are_seeded_and_prefix_stable():
+    a = random_deals(100, 1)
+    assert random_deals(5, 1) == a[:5]
+    assert suite_deals("random-5-seed1") == a[:5]
+    assert random_deals(5, 2) != a[:5]
+    for d in a[:5]:
+        assert d.size == 8 and d.all_cards == 0xFFFFFFFF
+
+
+def test_bad_suite_name():
+    with pytest.raises(KrakenError):
+        suite_deals("hard-10")
+
+
+@pytest.mark.parametrize("path, rules, objective", [
+    (SCORE_FILE, Rules(), "score"),
+    (POINTS_FILE, Rules.preset("klaverjas-rotterdam", trick_roem=False, hand_roem=False),
+     "points"),
+])
+def test_stored_values_still_hold(path, rules, objective):
+    expected = json.loads(path.read_text())
+    assert expected["checksum"] == checksum(expected["values"])
+    assert len(expected["values"]) == 4 * expected["deals"]
+    report = run_suite(expected["suite"], rules, objective, limit=3)
+    assert report["rules"] == expected["rules"]
+    assert report["values"] == expected["values"][:12]
+    assert check_against(report, str(path)) == []
+
+
+def test_cli_check_detects_a_changed_value(tmp_path):
+    expected = json.loads(SCORE_FILE.read_text())
+    runner = CliRunner()
+    ok = runner.invoke(bench_main, ["--limit", "1", "--quiet", "--check", str(SCORE_FILE)])
+    assert ok.exit_code == 0, ok.output
+    assert "median" in ok.output and "values equal" in ok.output
+    expected["values"][2] += 2
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(expected))
+    res = runner.invoke(bench_main, ["--limit", "1", "--quiet", "--check", str(bad)])
+    assert res.exit_code == 1
+    assert "MISMATCH solve 2" in res.output
+
+
+def test_cli_writes_json(tmp_path):
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed7", "--quiet",
+                                          "--objective", "points", "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    report = json.loads(out.read_text())
+    assert report["solves"] == 4 and len(report["values"]) == 4
+    assert report["checksum"] == checksum(report["values"])
+    for key in ("median_ms", "p95_ms", "max_ms", "mean_nodes", "max_nodes", "nodes_per_s",
+                "compile_or_load_s", "peak_memory_mb"):
+        assert key in report
