@@ -471,6 +471,28 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         ret = POS_BIG
                     phase = 1
                     continue
+                if popcount32(remaining) == 4:
+                    # the last trick: one card each, so it plays itself
+                    ld = LD[ply]
+                    for j in range(4):
+                        trick[j] = lowest_bit_index(hands[(ld + j) & 3])
+                    winner = (ld + trick_winner_index(trick, 4, trump, pw)) & 3
+                    tp = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]] \
+                        + ctx[C_LAST_BONUS]
+                    tr = 0
+                    if ctx[C_TRICK_ROEM]:
+                        tr = trick_roem(remaining, trump)
+                    d_wins = (winner & 1) == dteam
+                    if md == MODE_POINTS:
+                        ret = tp + tr if d_wins else 0
+                    elif md == MODE_ROEM and tr < ND[ply]:
+                        ret = POS_BIG
+                    elif d_wins:
+                        ret = tp + tr + (pit if FL[ply] == 0 else 0)
+                    else:
+                        ret = -(tp + tr)
+                    phase = 1
+                    continue
                 # bounds from the points (and roem) still to come; the roem bound is only
                 # worked out where it can decide something
                 rest = ctx[C_LAST_BONUS] + REST[ply]
