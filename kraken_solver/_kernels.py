@@ -300,7 +300,7 @@ def can_beat(hand, wcard, led, trump, higher_than):
 
 @njit(cache=True, inline="always")
 def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, higher_than, pts,
-                moves, base, scores, history, roem_on):
+                moves, base, scores, history, roem_on, roem_mode, dteam):
     """Write the legal cards into ``moves[base:base+n]`` in search order; return n.
 
     Leading: a master (highest remaining card of its suit) first, most points first; other
@@ -335,6 +335,14 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
                 sc = 1000 + pts[c] * 4 + pw[c]
             else:
                 sc = -pts[c] * 4 - pw[c]
+                # a low lead to the partner's master of the suit
+                ph = hands[seat ^ 2] & (0xFF << (8 * s))
+                while ph:
+                    pc = lowest_bit_index(ph)
+                    ph &= ph - 1
+                    if (remaining & higher_than[pc]) == 0:
+                        sc += 500
+                        break
             sc = sc * 1000000 + history[seat * 32 + c]
         else:
             bs = wcard >> 3
@@ -364,7 +372,13 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
             if tlen == 3 and roem_on:
                 tm = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << c)
                 rv = trick_roem(tm, trump)
-                if win_team == team:
+                if roem_mode:
+                    # the defenders want roem on the table, the playing team does not
+                    if team == dteam:
+                        sc -= 4 * rv
+                    else:
+                        sc += 4 * rv
+                elif win_team == team:
                     sc += 4 * rv
                 else:
                     sc -= 4 * rv
@@ -572,7 +586,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                      ctx[C_TRICK_ROEM])
             NM[ply] = order_moves(legal, hands, remaining, trick, tl, LD[ply], seat, trump, pw,
                                   higher_than, pts,
-                                  moves, ply * 8, scores, history, ctx[C_TRICK_ROEM])
+                                  moves, ply * 8, scores, history, ctx[C_TRICK_ROEM],
+                                  md == MODE_ROEM, dteam)
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -601,7 +616,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             if A[ply] >= B[ply]:
                 IDX[ply] = NM[ply]
                 if TL[ply] == 0:
-                    history[SEAT[ply] * 32 + c] += TL[ply] + 1
+                    left = popcount32(hands[0] | hands[1] | hands[2] | hands[3])
+                    history[SEAT[ply] * 32 + c] += left * left
             phase = 2
         else:
             # ---- next move, or the node is finished
