@@ -257,7 +257,8 @@ class Searcher:
                 g, step = guess // m - base, 2
             else:
                 g, step = x + 64, 64    # the margin is usually a little above the test
-            return m * (base + self.probe(pos, K.MODE_MARGIN, x - 1, ub, g, step))
+            return m * (base + self.probe(pos, K.MODE_MARGIN, x - 1, ub, g, step,
+                                          grow=1 if guess is None else 4))
         roem_guess = None
         if guess is not None and guess <= 0:
             roem_guess = -guess // m - nat_value
@@ -265,11 +266,11 @@ class Searcher:
         return -m * (nat_value + roem)
 
     def probe(self, pos: Position, mode: int, lo: int, hi: int, guess: int | None = None,
-              step: int = 2) -> int:
+              step: int = 2, grow: int = 4) -> int:
         """Exact value of a search mode by null-window probes, given ``lo < value <= hi``.
 
-        With a guess, probe there first and then step away from it by ``step``, 4 times that,
-        16 times, ... points
+        With a guess, probe there first and then step away from it by ``step``, ``grow`` times
+        that, ``grow**2`` times, ... points
         until a probe fails the other way; then bisect.  Each probe's fail-soft result narrows
         the interval, and the transposition table keeps bounds from probe to probe."""
         if guess is not None:
@@ -291,7 +292,7 @@ class Searcher:
                     hi = y
                     if up:
                         break
-                step *= 4
+                step *= grow
         return self.bisect(pos, mode, lo, hi)
 
     def future_bounds(self, pos: Position) -> tuple[int, int]:
