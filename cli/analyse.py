@@ -1,0 +1,361 @@
+"""``kraken-analyse FILE [FILE...]``: a double-dummy review of played deals.
+
+Each deal of the files must have its trump and a ``[Play]`` section (a full deal's 32 cards or
+part of the play).  For every played card the review shows the double-dummy score (RULES.md
+rule 23, points, playing team's side) before and after it and its *cost*: the points it gave
+away for its player's own team (``?`` marks a mistake, ``!`` a card that turned the deal
+between made and nat).  Then the turning points and the cards played, mistakes and cost per
+player and per team.  ``--json`` writes one JSON document a deal (JSON Lines), ``--csv`` one
+row a card, ``--plot FILE.png`` draws the score through each deal (matplotlib).  Results go
+to stdout; timings and the names of the plots written to stderr.  Bad input gives one line
+``kraken-analyse: error: FILE, line L, column C: ...`` and exit status 1.
+
+The deal file format is described in :mod:`kraken_solver.dealfile`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+import click
+
+from kraken_solver import __version__
+from kraken_solver.cards import SEATS, SUITS
+from kraken_solver.dealfile import DealSpec, parse_deal_file
+from kraken_solver.errors import KrakenError
+from kraken_solver.formatting import card_text, hand_diagram, suit_text, team_name
+from kraken_solver.rules import PRESETS
+
+PROG = "kraken-analyse"
+
+#: the columns of ``kraken-analyse --csv`` (one row a played card)
+CSV_FIELDS = ("deal", "source", "deal_line", "line", "column", "number", "trick", "seat",
+              "team", "playing", "card", "value_before", "value_after", "cost", "mistake",
+              "turned", "best_cards")
+
+
+@dataclass
+class DealReview:
+    """What ``kraken-analyse`` computed for one deal: the ``spec`` read from the file, the
+    ``reviews`` (:class:`~kraken_solver.analyse.CardReview`, one a played card), their
+    ``summary`` (:class:`~kraken_solver.analyse.PlaySummary`), the ``tricks`` completed by
+    the play (TrickRecord), the ``final_score`` when the play completes the deal (else
+    ``None``), ``hand_roem`` (playing team, defenders; points), ``nodes`` and ``seconds``."""
+
+    spec: DealSpec
+    reviews: list
+    summary: object
+    tricks: list = field(default_factory=list)
+    final_score: int | None = None
+    hand_roem: tuple = (0, 0)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def review_deal(spec: DealSpec, *, searcher=None) -> DealReview:
+    """Review the play of one deal of a deal file (see :func:`analyse_play`).  Values are in
+    points, from the playing team's side.  Raises KrakenError (located at the deal) when the
+    deal has no trump or no played cards."""
+    from kraken_solver.analyse import analyse_play, summarise_play
+    from kraken_solver.solver import Position, Searcher, hand_roem
+
+    check_reviewable(spec)
+    searcher = searcher if searcher is not None else Searcher()
+    t0 = time.perf_counter()
+    n0 = searcher.nodes
+    reviews = analyse_play(spec.deal, spec.trump, spec.first, rules=spec.rules,
+                           played=spec.played, searcher=searcher)
+    pos = Position(spec.deal, spec.trump, spec.first, spec.rules, spec.played)
+    return DealReview(
+        spec=spec, reviews=reviews, summary=summarise_play(reviews), tricks=list(pos.tricks),
+        final_score=pos.final_value("score") if pos.over else None,
+        hand_roem=tuple(hand_roem(spec.deal, spec.trump, spec.first, rules=spec.rules)),
+        nodes=searcher.nodes - n0, seconds=time.perf_counter() - t0)
+
+
+def check_reviewable(spec: DealSpec) -> None:
+    """Raise KrakenError, located at the deal's first line, when ``spec`` has no trump or no
+    played cards (a review needs both)."""
+    if spec.trump is None:
+        raise KrakenError('no trump: a review of the play needs the deal\'s trump; add a '
+                          '[Trump "H"] tag (or give --trump)', source=spec.source,
+                          line=spec.line)
+    if not spec.played:
+        raise KrakenError("no played cards to review: give the deal in tag form with a "
+                          f"[Play \"{SEATS[spec.first]}\"] section listing the cards played, "
+                          "in play order", source=spec.source, line=spec.line)
+
+
+# ------------------------------------------------------------------------- text
+def _signed(v: int) -> str:
+    return f"{v:+d}"
+
+
+def _made(v: int) -> str:
+    return "made" if v > 0 else "nat"
+
+
+def _mark(r) -> str:
+    return ("?" if r.mistake else "") + ("!" if r.turned else "")
+
+
+def format_review(dr: DealReview, *, ascii: bool = False) -> str:
+    """The text report of one deal: the hands, rules, trump and first player, then the play
+    trick by trick (each card with the score before and after it, its cost and its mark, the
+    best cards after a mistake, each trick's winner, points and roem), the turning points and
+    the per-player and per-team summary."""
+    spec = dr.spec
+    first, trump = spec.first, spec.trump
+    d_team, o_team = team_name(first), team_name(first + 1)
+    sm = dr.summary
+    out = [hand_diagram(spec.deal, trump=trump, first=first, ascii=ascii), "",
+           f"Rules: {spec.rules.name}",
+           f"First player: {SEATS[first]}; playing team {d_team}, defenders {o_team}",
+           f"Trump: {suit_text(trump, ascii)}"]
+    if spec.rules.hand_roem:
+        out.append(f"Hand roem: {d_team} {dr.hand_roem[0]}, {o_team} {dr.hand_roem[1]}")
+    out.append(f"Double-dummy score before the first card: {_signed(sm.value_start)} "
+               f"({_made(sm.value_start)})")
+    out.append("")
+    out.append("Play: the double-dummy score (playing team's side, points) before -> after "
+               "each card;")
+    out.append("cost = points the card gave away for its player's own team; "
+               "? = mistake, ! = turned made/nat.")
+    by_trick: dict[int, list] = {}
+    for r in dr.reviews:
+        by_trick.setdefault(r.trick, []).append(r)
+    totals = {d_team: 0, o_team: 0}
+    for t, rows in by_trick.items():
+        out.append(f"  Trick {t}, {rows[0].seat} leads:")
+        for r in rows:
+            line = (f"    {r.number:>3}  {r.seat}  {card_text(r.card, ascii):<4}"
+                    f"{_signed(r.value_before):>7} -> {_signed(r.value_after):<6}")
+            if r.mistake:
+                best = " ".join(card_text(c, ascii) for c in r.best_cards)
+                line += f"  cost {r.cost:>4} {_mark(r):<2}  best: {best}"
+            out.append(line.rstrip())
+        if t <= len(dr.tricks):
+            tr = dr.tricks[t - 1]
+            team = team_name(tr.winner)
+            totals[team] += tr.points + tr.roem
+            roem = f" + {tr.roem} roem" if tr.roem else ""
+            out.append(f"    won by {SEATS[tr.winner]} ({team}): {tr.points} points{roem};"
+                       f"  {d_team} {totals[d_team]}, {o_team} {totals[o_team]}")
+        else:
+            out.append("    (trick in progress)")
+    out.append("")
+    if dr.final_score is not None:
+        out.append(f"Result of the play: score {_signed(dr.final_score)} "
+                   f"({_made(dr.final_score)}); double dummy at the start "
+                   f"{_signed(sm.value_start)} ({_made(sm.value_start)})")
+    else:
+        n = len(dr.reviews)
+        total = 4 * spec.deal.size
+        out.append(f"Double-dummy score after card {n} of {total}: {_signed(sm.value_end)} "
+                   f"({_made(sm.value_end)}); at the start {_signed(sm.value_start)} "
+                   f"({_made(sm.value_start)})")
+    out.append("")
+    if sm.turning_points:
+        out.append("Turning points (made <-> nat):")
+        for r in sm.turning_points:
+            out.append(f"  card {r.number} (trick {r.trick}): {r.seat} "
+                       f"{card_text(r.card, ascii)}  {_signed(r.value_before)} "
+                       f"{_made(r.value_before)} -> {_signed(r.value_after)} "
+                       f"{_made(r.value_after)}  (cost {r.cost} for {r.team})")
+    else:
+        out.append(f"Turning points: none ({_made(sm.value_start)} throughout)")
+    out.append("")
+    out.append("Summary (cost: points given away for the player's own team):")
+    out.append("  player  team  side        cards  mistakes   cost")
+
+    def side(team):
+        return "playing" if team == d_team else "defending"
+    for s in SEATS:
+        st = sm.players[s]
+        team = team_name(SEATS.index(s))
+        out.append(f"  {s:<6}  {team:<4}  {side(team):<10}  {st.cards:>5}  {st.mistakes:>8}"
+                   f"  {st.cost:>5}")
+    for team in (d_team, o_team):
+        st = sm.teams[team]
+        out.append(f"  team    {team:<4}  {side(team):<10}  {st.cards:>5}  {st.mistakes:>8}"
+                   f"  {st.cost:>5}")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------------- JSON, CSV
+def review_dict(dr: DealReview) -> dict:
+    """One deal's review as a JSON-ready dict (cards as ``"HK"`` texts, values in points).
+
+    Keys: ``source``, ``line``, ``deal`` (PBN from N), ``trump``, ``first``, ``rules``,
+    ``rules_options``, ``playing_team``, ``hand_roem`` ([playing team, defenders]), ``played``,
+    ``complete`` (the play finishes the deal), ``value_start``, ``value_end``,
+    ``made_start``, ``made_end``, ``final_score`` (``None`` unless complete), ``cards`` (one
+    dict a card: :meth:`CardReview.to_dict` plus its ``line`` and ``column`` in the file),
+    ``tricks`` (the completed tricks), ``turning_points`` (card numbers), ``players`` and
+    ``teams`` (cards, mistakes, cost), ``nodes``, ``seconds``."""
+    spec, sm = dr.spec, dr.summary
+    cards = []
+    for r, at in zip(dr.reviews, spec.played_at or [(None, None)] * len(dr.reviews)):
+        d = r.to_dict()
+        d["line"], d["column"] = at
+        cards.append(d)
+    tricks = [{"number": i + 1, "leader": SEATS[t.leader],
+               "cards": [card_text(int(c), True) for c in t.cards], "winner": SEATS[t.winner],
+               "points": int(t.points), "roem": int(t.roem)} for i, t in enumerate(dr.tricks)]
+    return {
+        "source": spec.source, "line": spec.line, "deal": str(spec.deal),
+        "trump": SUITS[spec.trump], "first": SEATS[spec.first], "rules": spec.rules.name,
+        "rules_options": spec.rules.to_dict(), "playing_team": team_name(spec.first),
+        "hand_roem": [int(dr.hand_roem[0]), int(dr.hand_roem[1])],
+        "played": [r.card for r in dr.reviews], "complete": dr.final_score is not None,
+        "value_start": int(sm.value_start), "value_end": int(sm.value_end),
+        "made_start": sm.value_start > 0, "made_end": sm.value_end > 0,
+        "final_score": None if dr.final_score is None else int(dr.final_score),
+        "cards": cards, "tricks": tricks,
+        "turning_points": [r.number for r in sm.turning_points],
+        "players": {k: v.to_dict() for k, v in sm.players.items()},
+        "teams": {k: v.to_dict() for k, v in sm.teams.items()},
+        "nodes": int(dr.nodes), "seconds": round(float(dr.seconds), 6),
+    }
+
+
+def review_csv_rows(dr: DealReview, index: int) -> list[list]:
+    """One deal's review as CSV rows, one a played card, with the columns
+    :data:`CSV_FIELDS` (``deal`` is the deal's 1-based index in the run, ``deal_line`` its
+    line in the file, ``line``/``column`` the card's; ``best_cards`` space-separated)."""
+    spec = dr.spec
+    rows = []
+    at = spec.played_at or [(None, None)] * len(dr.reviews)
+    for r, (line, col) in zip(dr.reviews, at):
+        rows.append([index, spec.source, spec.line, line, col, r.number, r.trick, r.seat,
+                     r.team, str(r.playing).lower(), r.card, r.value_before, r.value_after,
+                     r.cost, str(r.mistake).lower(), str(r.turned).lower(),
+                     " ".join(r.best_cards)])
+    return rows
+
+
+# ------------------------------------------------------------------------- plots
+def plot_paths(path: str, n: int) -> list[str]:
+    """The PNG file of each of ``n`` deals: ``path`` itself for one deal; for several,
+    ``FILE-1.png``, ``FILE-2.png``, ... (the number before the extension)."""
+    if n == 1:
+        return [path]
+    root, ext = os.path.splitext(path)
+    return [f"{root}-{i}{ext}" for i in range(1, n + 1)]
+
+
+def plot_title(dr: DealReview, index: int, ascii: bool) -> str:
+    spec = dr.spec
+    return (f"Deal {index}: {spec.where}   trump {suit_text(spec.trump, ascii)}, first "
+            f"{SEATS[spec.first]} (playing team {team_name(spec.first)}), "
+            f"rules {spec.rules.name}")
+
+
+def _png_path(ctx, param, value):
+    if value is not None and not value.lower().endswith(".png"):
+        raise click.BadParameter("the plot is a PNG file: give a name ending in .png")
+    return value
+
+
+def _symbols_ok(stream) -> bool:
+    enc = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "\u2660\u2665\u2666\u2663".encode(enc)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("files", nargs=-1, required=True, metavar="FILE...",
+                type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+              help="Trump suit for every deal (overrides the file).")
+@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
+              help="Rules preset for every deal (overrides [Rules]; [Double] still applies).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document per deal (JSON Lines).")
+@click.option("--csv", "as_csv", is_flag=True,
+              help="One CSV row per played card, with a header.")
+@click.option("--plot", "plot", metavar="FILE.png", callback=_png_path,
+              help="Draw the double-dummy score through each deal, mistakes marked, to this "
+                   "PNG (several deals: FILE-1.png, FILE-2.png, ...). Needs matplotlib.")
+@click.option("--ascii", "ascii_", is_flag=True,
+              help="Suit letters S H D C instead of the symbols.")
+@click.version_option(__version__, prog_name=PROG)
+@click.pass_context
+def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
+    """Review the play of the deals of FILE double dummy ('-' reads standard input).
+
+    Every deal needs its trump ([Trump "H"] or --trump) and a [Play "N"] section with the
+    cards played from the first lead, in play order (a full deal or part of one). For each
+    card: the double-dummy score (rule 23; points, playing team's side) before and after it,
+    and its cost, the points it gave away for its player's own team (? = mistake, ! = turned
+    the deal between made and nat); then the turning points and the mistakes and cost per
+    player and per team.
+    """
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv cannot be used together")
+    ascii_ = ascii_ or not _symbols_ok(sys.stdout)
+    try:
+        specs = []
+        for f in files:
+            specs += parse_deal_file(f, trump=trump, rules=rules_name)
+        for spec in specs:
+            check_reviewable(spec)
+        if plot is not None:
+            from kraken_solver.analyse import require_matplotlib
+            try:
+                require_matplotlib()
+            except ImportError as e:
+                raise KrakenError(f"--plot: {e}") from None
+            folder = os.path.dirname(os.path.abspath(plot))
+            if not os.path.isdir(folder):
+                raise KrakenError("cannot write the plot: no such folder", source=plot)
+        from kraken_solver.solver import Searcher
+        searcher = Searcher()
+        writer = None
+        if as_csv:
+            writer = csv.writer(sys.stdout, lineterminator="\n")
+            writer.writerow(CSV_FIELDS)
+        paths = plot_paths(plot, len(specs)) if plot is not None else []
+        t0 = time.perf_counter()
+        nodes = 0
+        for i, spec in enumerate(specs, start=1):
+            dr = review_deal(spec, searcher=searcher)
+            nodes += dr.nodes
+            if as_json:
+                click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
+            elif as_csv:
+                writer.writerows(review_csv_rows(dr, i))
+                sys.stdout.flush()
+            else:
+                if i > 1:
+                    click.echo("")
+                click.echo(f"=== Deal {i}: {spec.where} ===")
+                click.echo(format_review(dr, ascii=ascii_))
+            click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
+                       f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
+            if plot is not None:
+                from kraken_solver.analyse import plot_play
+                try:
+                    plot_play(dr.reviews, paths[i - 1], title=plot_title(dr, i, ascii_),
+                              ascii=ascii_)
+                except OSError as e:
+                    raise KrakenError(f"cannot write the plot: {e.strerror or e}",
+                                      source=paths[i - 1]) from None
+                click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
+        total = time.perf_counter() - t0
+        click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
+                   f"{total:.3f} s, {nodes:,} nodes", err=True)
+    except KrakenError as err:
+        click.echo(f"{PROG}: error: {err}", err=True)
+        ctx.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
