@@ -8,14 +8,16 @@ from .deal import Deal
 from .errors import (CardParseError, DealError, DealFileError, IllegalCardError, KrakenError,
                      RulesError)
 from .rules import PRESETS, Rules
-from .solver import (Position, Searcher, SolveResult, TrumpChoice, hand_roem, legal_cards,
-                     solve, trump_table)
+from .solver import (Position, Searcher, SolveResult, TrickRecord, TrumpChoice, hand_roem,
+                     legal_cards, solve, trump_table)
+from .analyse import CardReview, analyse_play, summarise_play
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Deal", "Rules", "PRESETS", "Position", "Searcher", "SolveResult", "TrumpChoice",
     "solve", "legal_cards", "hand_roem", "trump_table", "card_str", "parse_card",
+    "TrickRecord", "CardReview", "analyse_play", "summarise_play",
     "KrakenError", "CardParseError", "DealError", "DealFileError", "IllegalCardError",
     "RulesError", "__version__",
 ]

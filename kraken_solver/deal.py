@@ -142,6 +142,13 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
                 r += width
             col += len(ranks) + 1
         hands[seat] = mask
+    sizes = [popcount(hands[(start + k) % 4]) for k in range(4)]
+    if len(set(sizes)) > 1:
+        common = max(set(sizes), key=sizes.count)
+        k = next(i for i, n in enumerate(sizes) if n != common)
+        raise DealError(f"hands of unequal size: {SEATS[(start + k) % 4]} holds {sizes[k]} "
+                        f"cards, the others {common}; every hand must hold the same number",
+                        column=lead + 1 + words[k][0], token=words[k][1])
     try:
         return Deal(tuple(hands)), start
     except DealError as e:

@@ -15,7 +15,7 @@ from . import _kernels as K
 from .cards import SEATS, SUITS, card_str, cards_of, parse_card, parse_seat, parse_suit, \
     sort_for_display
 from .deal import Deal, parse_pbn
-from .errors import IllegalCardError, KrakenError
+from .errors import CardParseError, IllegalCardError, KrakenError
 from .roem import hand_roem_masks
 from .rules import Rules, as_rules
 
@@ -33,6 +33,9 @@ def as_deal(deal) -> Deal:
 
 
 def as_suit(trump) -> int:
+    """Trump as a suit index 0..3 from ``"S" "H" "D" "C"`` or 0..3.  Raises CardParseError."""
+    if trump is None:
+        raise CardParseError("a trump suit is needed: S, H, D or C", token="None")
     if isinstance(trump, (int, np.integer)) and not isinstance(trump, bool) and 0 <= trump < 4:
         return int(trump)
     return parse_suit(str(trump))

@@ -310,7 +310,7 @@ BAD = [
     (f'[Deal "{FULL.replace("AT8", "AKX")}"]\n', 1, 12, "X"),                # bad rank
     (f'% comment\n\n[Deal "{FULL}"]\n[Dealer "N"]\n', 4, 2, "Dealer"),          # unknown tag
     (f'[Deal "{FULL.replace("K.KQ", "A.KQ")}"]\n', 1, 46, "SA"),                # dealt twice
-    (f'[Deal "{FULL.replace(".K7 ", ". ")}"]\n', 1, 8, None),                   # unequal hands
+    (f'[Deal "{FULL.replace(".K7 ", ". ")}"]\n', 1, 22, "9.A.AQJ7."),            # unequal hands
     (f'[Deal "{FULL.replace("N:", "Q:")}"]\n', 1, 8, "Q"),                      # bad seat
     (f'[Deal "{FULL}"]\n[Trump "Z"]\n', 2, 9, "Z"),                              # bad trump
     (f'[Deal "{FULL}"]\n[Rules "bridge"]\n', 2, 9, "bridge"),                    # bad preset

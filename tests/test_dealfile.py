@@ -190,7 +190,7 @@ BAD = [
     (f'[Deal "{FULL.replace("AT8", "AX8")}"]\n', DealError, 1, 11, "X"),
     (f'  [Deal "{FULL.replace("AT8", "AX8")}"]\n', DealError, 1, 13, "X"),
     (f'[Deal "{FULL.replace("K.KQ", "A.KQ")}"]\n', DealError, 1, 46, "SA"),
-    (f'[Deal "{FULL.replace(".K7 ", ". ")}"]\n', DealError, 1, 8, None),
+    (f'[Deal "{FULL.replace(".K7 ", ". ")}"]\n', DealError, 1, 22, "9.A.AQJ7."),
     (f'[Deal "{FULL.replace("K.KQ.KT9.AT", "K.KQ.KT9")}"]\n', DealError, 1, 46, None),
     ('[Deal "X:..."]\n', DealError, 1, 8, "X"),
     (f'[Deal "{FULL}"]\n[Trump "X"]\n', CardParseError, 2, 9, "X"),
