@@ -51,7 +51,8 @@ class Rules:
         for name in ("trick_roem", "hand_roem", "double_spades", "long_runs_100"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise RulesError(f"{name} must be true or false", token=str(getattr(self, name)))
-        if isinstance(self.multiplier, bool) or self.multiplier not in MULTIPLIERS:
+        if isinstance(self.multiplier, bool) or not isinstance(self.multiplier, (int, np.integer)) \
+                or self.multiplier not in MULTIPLIERS:
             raise RulesError("multiplier must be 1, 2, 4 or 8", token=str(self.multiplier))
         if isinstance(self.pit_bonus, bool) or not isinstance(self.pit_bonus, (int, np.integer)) \
                 or not 0 <= self.pit_bonus <= 10000:

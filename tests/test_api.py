@@ -1,0 +1,350 @@
+"""The public API: PBN deals, rules and presets, errors, and what solve / legal_cards accept.
+
+Expected values here are derived by hand from RULES.md in the comments next to them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import naive
+from kraken_solver import (PRESETS, CardParseError, Deal, DealError, IllegalCardError,
+                           KrakenError, Rules, RulesError, card_str, hand_roem, legal_cards,
+                           parse_card, solve)
+
+SEATS = "NESW"
+
+
+# ------------------------------------------------------------------------- PBN round trip
+@st.composite
+def deals(draw):
+    k = draw(st.integers(1, 8))
+    order = draw(st.permutations(range(32)))
+    return Deal(tuple(sum(1 << c for c in order[i * k:(i + 1) * k]) for i in range(4)))
+
+
+@settings(max_examples=200)
+@given(deal=deals(), start=st.integers(0, 3))
+def test_pbn_round_trip(deal, start):
+    text = str(deal)
+    assert text.startswith("N:")
+    assert Deal.from_pbn(text) == deal
+    assert Deal.from_pbn(deal.pbn(start)) == deal
+    # The reference's own PBN writer, from any seat, reads back to the same deal, and the
+    # library writes exactly what the reference writes.
+    hands = {SEATS[s]: sorted(card_str(c) for c in range(32) if deal.hands[s] >> c & 1)
+             for s in range(4)}
+    assert Deal.from_pbn(naive.to_pbn(hands, SEATS[start])) == deal
+    assert text == naive.to_pbn(hands, "N")
+    assert {s: sorted(h) for s, h in naive.parse_pbn(text).items()} == hands
+    # "10" may stand for T; extra spaces between and around the hands are allowed.
+    assert Deal.from_pbn(text.replace("T", "10")) == deal
+    assert Deal.from_pbn("  " + text.replace(" ", "   ") + " ") == deal
+    assert deal.size * 4 == bin(deal.all_cards).count("1")
+
+
+def test_pbn_names_the_first_hand():
+    # "E:" lists E, S, W, N: the spade ace is E's and N holds the fourth hand (the SJ).
+    deal = Deal.from_pbn("E:A... K... Q... J...")
+    assert deal.holder(parse_card("SA")) == SEATS.index("E")
+    assert deal.holder(parse_card("SK")) == SEATS.index("S")
+    assert deal.holder(parse_card("SQ")) == SEATS.index("W")
+    assert deal.holder(parse_card("SJ")) == SEATS.index("N")
+    assert deal.holder(parse_card("HA")) == -1
+    assert str(deal) == "N:J... A... K... Q..."
+    assert deal.rotated(1) == Deal.from_pbn("N:Q... J... A... K...")
+
+
+# ------------------------------------------------------------------------- PBN errors
+def pbn_error(text: str) -> DealError:
+    with pytest.raises(DealError) as info:
+        Deal.from_pbn(text)
+    err = info.value
+    assert isinstance(err, KrakenError) and isinstance(err, ValueError)
+    return err
+
+
+def test_duplicate_card():
+    # "N:A... A... K... Q...": the second hand starts at column 8 with SA again.
+    err = pbn_error("N:A... A... K... Q...")
+    assert (err.column, err.token) == (8, "SA")
+    assert "SA" in str(err) and "column 8" in str(err)
+    # ".K.." x2: the fourth hand ".K.." spans columns 18-21; its K (HK) is at column 19.
+    err = pbn_error("N:.K.. .Q.. .J.. .K..")
+    assert (err.column, err.token) == (19, "HK")
+    # Leading blanks shift the column: two spaces put the duplicate SA at column 10.
+    err = pbn_error("  N:A... A... K... Q...")
+    assert (err.column, err.token) == (10, "SA")
+
+
+def test_bad_rank():
+    # The second hand "X..." starts at column 8.
+    err = pbn_error("N:A... X... K... Q...")
+    assert (err.column, err.token) == (8, "X")
+    # "J.1.." is the fourth hand (column 18); the lone "1" is at column 20.
+    err = pbn_error("N:A... K... Q... J.1..")
+    assert (err.column, err.token) == (20, "1")
+    # a suit letter is not a rank: "AS" in the spade field, S at column 4
+    err = pbn_error("N:AS... K... Q... J...")
+    assert (err.column, err.token) == (4, "S")
+
+
+def test_unequal_hands():
+    # The error points at the odd hand: N's "AK..." (2 cards, the others 1) at column 3.
+    err = pbn_error("N:AK... Q... J... T...")
+    assert "unequal" in str(err)
+    assert (err.column, err.token) == (3, "AK...")
+    # The third hand "JT..." (column 13) is the odd one here.
+    err = pbn_error("N:A... Q... JT... 9...")
+    assert (err.column, err.token) == (13, "JT...")
+    with pytest.raises(DealError):
+        Deal((0b11, 0b100, 0b1000, 0b10000))
+
+
+def test_wrong_number_of_hands():
+    # three hands: the fourth is missing at the end of the 16-character text -> column 17
+    err = pbn_error("N:A... K... Q...")
+    assert "four hands" in str(err) and "found 3" in str(err)
+    assert err.column == 17
+    # five hands: the fifth ("T...") starts at column 23
+    err = pbn_error("N:A... K... Q... J... T...")
+    assert "found 5" in str(err)
+    assert (err.column, err.token) == (23, "T...")
+    with pytest.raises(DealError):
+        Deal((1, 2, 4))
+
+
+def test_other_pbn_errors():
+    err = pbn_error("X:A... K... Q... J...")       # not a seat
+    assert (err.column, err.token) == (1, "X")
+    err = pbn_error("NA... K... Q... J...")         # no colon
+    assert err.column == 1
+    err = pbn_error("N:A.. K... Q... J...")         # three suits in the first hand
+    assert (err.column, err.token) == (3, "A..")
+    err = pbn_error("N:... ... ... ...")            # no cards at all
+    assert "1 to 8" in str(err)
+    with pytest.raises(DealError):
+        Deal.from_pbn(None)
+    with pytest.raises(DealError):                  # the same card in two masks
+        Deal((1, 1, 2, 4))
+
+
+# ------------------------------------------------------------------------- rules
+def test_presets_are_those_of_rule_9b():
+    assert set(PRESETS) == {"kraken", "kraken-amsterdam", "klaverjas-rotterdam",
+                            "klaverjas-amsterdam"}
+    # kraken: all defaults (the G4A app)
+    assert Rules.preset("kraken") == Rules() == Rules(
+        trump_rule="rotterdam", undertrump="forbidden", trick_roem=True, hand_roem=True,
+        double_spades=False, multiplier=1, pit_bonus=100, long_runs_100=False)
+    assert Rules.preset("kraken-amsterdam") == dataclasses.replace(Rules(),
+                                                                   trump_rule="amsterdam")
+    assert Rules.preset("klaverjas-rotterdam") == dataclasses.replace(
+        Rules(), trump_rule="rotterdam", undertrump="forced", trick_roem=True, hand_roem=False)
+    assert Rules.preset("klaverjas-amsterdam") == dataclasses.replace(
+        Rules(), trump_rule="amsterdam", trick_roem=True, hand_roem=False)
+    # names are case-insensitive; overrides apply on top
+    assert Rules.preset("Klaverjas-Amsterdam", multiplier=2) == dataclasses.replace(
+        PRESETS["klaverjas-amsterdam"], multiplier=2)
+    for name, r in PRESETS.items():
+        assert r.name == name
+    assert Rules(multiplier=2).name == "kraken+multiplier=2"
+
+
+def test_rules_from_dict_and_round_trip():
+    r = Rules.from_dict({"trump_rule": "amsterdam", "pit_bonus": 0})
+    assert r == Rules(trump_rule="amsterdam", pit_bonus=0)
+    assert Rules.from_dict(r.to_dict()) == r
+    assert Rules.from_dict({}) == Rules()
+
+
+@pytest.mark.parametrize("options", [
+    {"trump_rule": "paris"},
+    {"trump_rule": None},
+    {"undertrump": "sometimes"},
+    {"multiplier": 3},
+    {"multiplier": 0},
+    {"multiplier": True},
+    {"pit_bonus": -1},
+    {"pit_bonus": 1.5},
+    {"pit_bonus": True},
+    {"pit_bonus": 10001},
+    {"trick_roem": "yes"},
+    {"hand_roem": 1},
+    {"double_spades": None},
+    {"long_runs_100": "false"},
+])
+def test_bad_rule_options(options):
+    with pytest.raises(RulesError) as info:
+        Rules(**options)
+    assert isinstance(info.value, ValueError)
+    assert info.value.token is not None
+
+
+def test_bad_rules_arguments():
+    with pytest.raises(RulesError) as info:
+        Rules.preset("bridge")
+    assert info.value.token == "bridge"
+    with pytest.raises(RulesError) as info:
+        Rules.from_dict({"trumprule": "amsterdam"})
+    assert info.value.token == "trumprule"
+    deal = "N:A... K... Q... J..."
+    with pytest.raises(RulesError):
+        solve(deal, "S", "N", rules="bridge")
+    with pytest.raises(RulesError):
+        solve(deal, "S", "N", rules={"multiplier": 3})
+    with pytest.raises(RulesError):
+        legal_cards(deal, "S", "N", rules=42)
+    with pytest.raises(KrakenError):
+        solve(deal, "S", "N", objective="tricks")
+    with pytest.raises(KrakenError):
+        solve(deal, "X", "N")
+    with pytest.raises(KrakenError):
+        solve(deal, "S", "Q")
+
+
+def test_rules_accepted_as_preset_name_dict_or_object():
+    deal = "N:KQ... 7.T.. 8.J.. A.9.."
+    a = solve(deal, "S", "N", rules="klaverjas-rotterdam", all_cards=True)
+    b = solve(deal, "S", "N", rules=Rules.preset("klaverjas-rotterdam"), all_cards=True)
+    c = solve(deal, "S", "N", rules=PRESETS["klaverjas-rotterdam"].to_dict(), all_cards=True)
+    assert (a.value, a.card_values) == (b.value, b.card_values) == (c.value, c.card_values)
+    assert a.rules == b.rules == c.rules == PRESETS["klaverjas-rotterdam"]
+    d = solve(deal, "S", "N")
+    assert d.rules == Rules()
+
+
+# ------------------------------------------------------------------------- illegal cards
+# A 2-card deal, trump S.  N: C8 H7, E: SJ H8, S: D7 S7, W: C7 H9.
+# N leads C8; E is void in clubs and must trump (SJ); S is void in clubs and cannot
+# overtrump SJ: rule 9a's example, "forbidden" allows only D7, "forced" only S7.
+UNDER = "N:.7..8 J.8.. 7..7. .9..7"
+
+
+def test_undertrump_example_of_rule_9a():
+    assert legal_cards(UNDER, "S", "N") == ["H7", "C8"]   # sorted S H D C
+    assert legal_cards(UNDER, "S", "N", played=["C8"]) == ["SJ"]
+    for trump_rule in ("rotterdam", "amsterdam"):   # E, not the partner, is winning
+        r = {"trump_rule": trump_rule}
+        assert legal_cards(UNDER, "S", "N", rules=r, played=["C8", "SJ"]) == ["D7"]
+        assert legal_cards(UNDER, "S", "N", rules={**r, "undertrump": "forced"},
+                           played=["C8", "SJ"]) == ["S7"]
+    with pytest.raises(IllegalCardError) as info:
+        solve(UNDER, "S", "N", played=["C8", "SJ", "S7"])
+    assert (info.value.column, info.value.token) == (3, "S7")
+    with pytest.raises(IllegalCardError) as info:
+        solve(UNDER, "S", "N", rules={"undertrump": "forced"}, played=["C8", "SJ", "D7"])
+    assert (info.value.column, info.value.token) == (3, "D7")
+
+
+def test_amsterdam_exemption_of_rule_9():
+    # Trump S.  N: CA H7, E: C7 H8, S: D7 S7, W: C8 H9.  N leads CA, E follows C7; S is void
+    # in clubs with the partner winning: Rotterdam must trump (S7), Amsterdam may play
+    # anything (no trump in the trick, so no lower trump to forbid).
+    deal = "N:.7..A .8..7 7..7. .9..8"
+    assert legal_cards(deal, "S", "N", played=["CA", "C7"]) == ["S7"]
+    assert legal_cards(deal, "S", "N", rules="kraken-amsterdam", played=["CA", "C7"]) == \
+        ["S7", "D7"]
+    assert legal_cards(deal, "S", "N", rules={"trump_rule": "amsterdam",
+                                              "undertrump": "forced"},
+                       played=["CA", "C7"]) == ["S7", "D7"]
+
+
+def test_illegal_played_cards():
+    # N: SA HK, E: S7 HA, S: SQ H7, W: SJ H8; trump D.  After SA, E must follow spades.
+    deal = "N:A.K.. 7.A.. Q.7.. J.8.."
+    with pytest.raises(IllegalCardError) as info:
+        legal_cards(deal, "D", "N", played=["SA", "HA"])
+    assert (info.value.column, info.value.token) == (2, "HA")
+    assert "S7" in str(info.value)                   # the message lists the legal card
+    # a card of another hand, a card not in the deal, a card played twice
+    for played, col, tok in ((["S7"], 1, "S7"), (["SA", "DA"], 2, "DA"),
+                             (["SA", "S7", "SQ", "SJ", "SA"], 5, "SA")):
+        with pytest.raises(IllegalCardError) as info:
+            solve(deal, "D", "N", played=played)
+        assert (info.value.column, info.value.token) == (col, tok)
+    # an unreadable card
+    with pytest.raises(KrakenError) as info:
+        solve(deal, "D", "N", played=["SA", "HX"])
+    assert (info.value.column, info.value.token) == (2, "HX")
+    # a card after the end of the deal
+    full = ["SA", "S7", "SQ", "SJ", "HK", "HA", "H7", "H8"]
+    with pytest.raises(IllegalCardError) as info:
+        legal_cards(deal, "D", "N", played=full + ["HK"])
+    assert info.value.column == 9
+
+
+def test_legal_cards_is_empty_once_the_deal_is_over():
+    deal = "N:A.K.. 7.A.. Q.7.. J.8.."
+    full = ["SA", "S7", "SQ", "SJ", "HK", "HA", "H7", "H8"]
+    for n in range(len(full)):
+        assert legal_cards(deal, "D", "N", played=full[:n])
+    assert legal_cards(deal, "D", "N", played=full) == []
+    # Solving a finished deal gives its final value, with nothing left to play.
+    # N/S win trick 1 (SA S7 SQ SJ: 11+0+3+2 = 16); E/W win trick 2 (HK HA H7 H8, HA wins:
+    # 4+11+0+0 + 10 for the last trick = 25); trick roem: none (no three in a row); hand roem:
+    # none (no runs, no stuk of diamonds).  Not made (16 < 25): score = -(16 + 25) = -41,
+    # points = 16.
+    res = solve(deal, "D", "N", played=full, all_cards=True)
+    assert (res.value, res.card_values, res.pv, res.to_move) == (-41, {}, [], None)
+    assert solve(deal, "D", "N", played=full, objective="points").value == 16
+
+
+# ------------------------------------------------------------------------- accepted inputs
+class CardObject:
+    """Something that is not a str but whose str() is a card."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+
+def test_card_objects_and_spellings_are_accepted():
+    deal = "N:A.K.. 7.A.. Q.7.. J.8.."
+    want = legal_cards(deal, "D", "N", played=["SA", "S7"])
+    assert legal_cards(deal, "D", "N", played=[CardObject("SA"), CardObject("S7")]) == want
+    assert legal_cards(deal, "D", "N", played=[parse_card("SA"), parse_card("S7")]) == want
+    a = solve(deal, "D", "N", played=["SA"], all_cards=True)
+    b = solve(deal, "D", "N", played=[CardObject("SA")], all_cards=True)
+    assert (a.value, a.card_values, a.played) == (b.value, b.card_values, b.played)
+    assert b.played == ["SA"]
+    for c in range(32):
+        assert parse_card(card_str(c)) == c
+        assert parse_card(CardObject(card_str(c))) == c
+    assert parse_card("H10") == parse_card("HT")
+    for bad in ("", "H", "X7", "H1", "HX", 32, -1):
+        with pytest.raises(CardParseError):
+            parse_card(bad)
+
+
+def test_solve_accepts_pbn_text_and_deal_objects():
+    text = "W:KQ... 7.T.. 8.J.. A.9.."
+    deal = Deal.from_pbn(text)
+    a = solve(text, "S", "W", all_cards=True)
+    b = solve(deal, "S", "W", all_cards=True)
+    c = solve(deal, 0, 3, all_cards=True)             # trump and seat as indices
+    assert a.deal == b.deal == deal
+    assert (a.value, a.card_values, a.pv) == (b.value, b.card_values, b.pv) == \
+        (c.value, c.card_values, c.pv)
+    assert legal_cards(text, "S", "W") == legal_cards(deal, 0, 3)
+    assert hand_roem(text, "S", "W") == hand_roem(deal, 0, 3)
+    d = a.to_dict()
+    assert d["deal"] == str(deal) and d["trump"] == "S" and d["first"] == "W"
+    assert d["value"] == a.value and d["made"] == (a.value > 0)
+    with pytest.raises(DealError):
+        solve("W:KQ.A.. 7.T..", "S", "W")
+
+
+def test_multiplier_must_be_a_whole_number():
+    from kraken_solver import Rules, RulesError
+    with pytest.raises(RulesError):
+        Rules(multiplier=2.0)
+    with pytest.raises(RulesError):
+        Rules(multiplier=3)
+    assert Rules(multiplier=4).name == "kraken+multiplier=4"
