@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import click
 
 from kraken_solver import __version__
+from kraken_solver.cli import guard_output
 from kraken_solver.cards import SEATS, SUITS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -288,6 +289,7 @@ def _symbols_ok(stream) -> bool:
               help="Suit letters S H D C instead of the symbols.")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
+@guard_output(PROG)
 def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
     """Review the play of the deals of FILE double dummy ('-' reads standard input).
 

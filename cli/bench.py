@@ -51,11 +51,18 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check
     if not quiet:
         click.echo("", err=True)
     click.echo(format_report(report))
-    if json_path:
-        with open(json_path, "w") as f:
-            json.dump(report, f, indent=1)
+    try:
+        if json_path:
+            with open(json_path, "w") as f:
+                json.dump(report, f, indent=1)
+        problems = check_against(report, check_path) if check_path else []
+    except OSError as e:
+        click.echo(f"kraken-bench: error: cannot write {json_path}: {e.strerror}", err=True)
+        sys.exit(1)
+    except KrakenError as e:
+        click.echo(f"kraken-bench: error: {e}", err=True)
+        sys.exit(1)
     if check_path:
-        problems = check_against(report, check_path)
         if problems:
             for p in problems[:20]:
                 click.echo(f"kraken-bench: MISMATCH {p}", err=True)

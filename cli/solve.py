@@ -21,6 +21,7 @@ import time
 import click
 
 from kraken_solver import __version__
+from kraken_solver.cli import guard_output
 from kraken_solver.cards import SEATS, parse_card
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -116,6 +117,7 @@ def _symbols_ok(stream) -> bool:
               help="Suit letters S H D C instead of the symbols.")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
+@guard_output(PROG)
 def main(ctx, files, trump, first, rules_name, objective, as_json, as_csv, ascii_):
     """Solve the deals of FILE (deal files; '-' reads standard input) double dummy.
 

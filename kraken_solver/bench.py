@@ -29,12 +29,16 @@ from .solver import Position, Searcher, default_searcher
 SUITE_RE = re.compile(r"^random-(\d+)-seed(\d+)$")
 
 
-def suite_deals(name: str) -> list[Deal]:
-    """The deals of a named suite ``random-N-seedS``.  Raises KrakenError for another name."""
+def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
+    """The deals of a named suite ``random-N-seedS`` (N >= 1), or its first ``limit`` deals.
+    Raises KrakenError for another name."""
     m = SUITE_RE.match(name)
-    if not m:
-        raise KrakenError("a suite is named random-N-seedS, e.g. random-100-seed1", token=name)
+    if not m or int(m.group(1)) < 1:
+        raise KrakenError("a suite is named random-N-seedS with N >= 1, e.g. random-100-seed1",
+                          token=name)
     n, seed = int(m.group(1)), int(m.group(2))
+    if limit is not None:
+        n = min(n, limit)
     return random_deals(n, seed)
 
 
@@ -57,9 +61,7 @@ def checksum(values) -> str:
 def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = None,
               tt_bits: int | None = None, progress=None) -> dict:
     """Solve every (deal, trump) of a suite; return the report as a dict (times in ms)."""
-    deals = suite_deals(name)
-    if limit is not None:
-        deals = deals[:limit]
+    deals = suite_deals(name, limit)
     # load (or compile) the kernels once, timed apart from the solves
     t0 = time.perf_counter()
     warm = Searcher(tt_bits=tt_bits) if tt_bits else default_searcher()
@@ -111,8 +113,14 @@ def format_report(r: dict) -> str:
 
 def check_against(report: dict, expected_path: str) -> list[str]:
     """Compare the report's values with a stored report; return the differences."""
-    with open(expected_path) as f:
-        expected = json.load(f)
+    try:
+        with open(expected_path, encoding="utf-8") as f:
+            expected = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise KrakenError(f"cannot read the stored report: {e}", source=expected_path) from None
+    if not isinstance(expected, dict) or not isinstance(expected.get("values"), list):
+        raise KrakenError("not a kraken-bench JSON report (no 'values' list)",
+                          source=expected_path)
     problems = []
     # random-N-seedS is a prefix of random-M-seedS: compare the deals both hold
     seeds = [SUITE_RE.match(str(r.get("suite", ""))) for r in (expected, report)]

@@ -273,7 +273,9 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
             specs.append(rec.finish(o_trump, o_first, o_rules))
         rec = None
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
+    # U+2028 and the like, and misnumber the lines)
+    for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         raw = _strip_comment(raw)
         stripped = raw.strip()
         if not stripped:
@@ -357,6 +359,12 @@ def _read_tag(raw, stripped, indent, source, lineno):
     m = _TAG_RE.fullmatch(stripped)
     col0 = indent + 1
     if m is None:
+        whole = re.match(r'\[\s*[A-Za-z]+\s+"[^"]*"\s*\]', stripped)
+        if whole is not None:
+            tail = stripped[whole.end():]
+            extra = len(tail) - len(tail.lstrip())
+            raise _err(DealFileError, "unexpected text after the tag; put it on a line of its "
+                       "own", source, lineno, col0 + whole.end() + extra, tail.strip())
         if not stripped.endswith("]"):
             raise _err(DealFileError, "a tag ends with ']'; expected [Name \"value\"]", source,
                        lineno, col0 + len(stripped), stripped[-10:])

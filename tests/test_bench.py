@@ -70,3 +70,15 @@ def test_cli_writes_json(tmp_path):
     for key in ("median_ms", "p95_ms", "max_ms", "mean_nodes", "max_nodes", "nodes_per_s",
                 "compile_or_load_s", "peak_memory_mb"):
         assert key in report
+
+
+def test_empty_suite_and_unreadable_report_are_clean_errors(tmp_path):
+    with pytest.raises(KrakenError):
+        suite_deals("random-0-seed1")
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json")
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed1", "--quiet",
+                                          "--objective", "points", "--check", str(bad)])
+    assert res.exit_code == 1
+    assert "cannot read the stored report" in res.output
+    assert "Traceback" not in res.output

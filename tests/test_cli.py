@@ -370,3 +370,16 @@ def test_usage_errors(tmp_path):
     assert run().exit_code == 2
     res = run(p, "--objective", "points", "--rules", "kraken-amsterdam")
     assert res.exit_code == 0
+
+
+def test_a_full_disk_is_one_clear_error(tmp_path):
+    import subprocess
+    import sys
+    f = tmp_path / "one.txt"
+    f.write_text('[Deal "N:A... K... Q... J..."]\n[Trump "S"]\n')
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "kraken_solver.cli.solve", str(f)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert "cannot write the output" in proc.stderr
+    assert "Traceback" not in proc.stderr

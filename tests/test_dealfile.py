@@ -341,3 +341,20 @@ if __name__ == "__main__":  # rewrite the data sets
     for name, text in make_datasets().items():
         (DATASETS / name).write_text(text, encoding="utf-8")
         print("wrote", DATASETS / name)
+
+
+@pytest.mark.parametrize("sep", ["\u2028", "\x0c", "\x85"])
+def test_only_newlines_end_lines(sep):
+    # a form feed or U+2028 inside a comment is part of the comment, not a line break
+    text = f"% comment {sep} more\nN:A... K... Q... X... trump=S\n"
+    with pytest.raises(DealError) as e:
+        parse_deal_text(text, "w.txt")
+    assert (e.value.line, e.value.column, e.value.token) == (2, 18, "X")
+
+
+def test_text_after_a_tag_is_located():
+    text = '[Deal "N:A... K... Q... J..."]\n[Trump "S"]\n[Play "N"] SA\n'
+    with pytest.raises(DealFileError) as e:
+        parse_deal_text(text, "a.txt")
+    assert (e.value.line, e.value.column, e.value.token) == (3, 12, "SA")
+    assert "after the tag" in e.value.message
