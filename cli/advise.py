@@ -1,0 +1,100 @@
+"""``kraken-advise "S.H.D.C"``: which trump to choose with one known hand, and whether to
+double, by solving random layouts of the unseen cards double dummy.
+
+Results go to stdout (``--json``: one JSON document), progress to stderr when it is a terminal.
+Errors: one line ``kraken-advise: error: ...`` and exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from kraken_solver import __version__
+from kraken_solver.cards import SEATS
+from kraken_solver.errors import KrakenError
+from kraken_solver.rules import PRESETS
+
+PROG = "kraken-advise"
+
+
+def _symbols_ok(stream) -> bool:
+    enc = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "\u2660\u2665\u2666\u2663".encode(enc)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+@click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("hand")
+@click.option("--seat", type=click.Choice(list(SEATS), case_sensitive=False), default="N",
+              show_default=True, help="The seat whose hand is known.")
+@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False), default=None,
+              help="Solve this trump only and advise on doubling.")
+@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False), default=None,
+              help="First player (default: --seat when choosing trump; with --trump the seat "
+                   "before --seat, e.g. N for E, so that --seat defends).")
+@click.option("--samples", type=click.IntRange(1), default=1000, show_default=True,
+              help="Random layouts of the unseen cards to solve.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
+              help="SeedSequence seed of the samples.")
+@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
+              default="kraken", show_default=True, help="Rules preset.")
+@click.option("--known", multiple=True, metavar="SEAT:CARDS",
+              help="Cards known to be in a seat's hand, e.g. E:HA,HK (repeatable).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes (default: one per core).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@click.option("--ascii", "ascii_", is_flag=True, help="Suit letters instead of symbols.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.version_option(__version__, prog_name=PROG)
+@click.pass_context
+def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, workers, as_json,
+         ascii_, quiet):
+    """Advise on trump (and doubling) for the known HAND ("S.H.D.C", e.g. AJ9.K7.T8.A).
+
+    The other 24 cards are dealt at random to the other three seats (respecting --known),
+    SAMPLES times, and every layout is solved double dummy.  Per trump: mean score with its
+    standard error, P(made), mean points, P(pit); the recommended trump has the highest mean
+    score.  With --trump: P(made), mean score, and whether a double (x2), a redouble in reply
+    (x4) and a superdouble (x8) pay in expectation (the score scales with the multiplier, so
+    a double pays the defenders when the playing team's expected score is negative).
+    Values are in points, from the playing team's side (the first player's team).
+    """
+    from kraken_solver.advise import advise, format_advice
+    bar = None
+    try:
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            bar = tqdm(total=samples, unit="sample", file=sys.stderr, dynamic_ncols=True)
+        a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
+                   rules=rules_name, known=known, workers=workers, progress=bar)
+    except KrakenError as err:
+        if bar is not None:
+            bar.close()
+        click.echo(f"{PROG}: error: {err}", err=True)
+        ctx.exit(1)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        click.echo(f"\n{PROG}: interrupted", err=True)
+        ctx.exit(130)
+    if bar is not None:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps(a.to_dict()))
+    else:
+        click.echo(format_advice(a, ascii=ascii_ or not _symbols_ok(sys.stdout)))
+    if not quiet:
+        click.echo(f"{PROG}: {a.samples} samples x {len(a.rows)} trump"
+                   f"{'s' if len(a.rows) != 1 else ''} in {a.seconds:.1f} s "
+                   f"({a.samples / a.seconds:.2f} samples/s, {a.nodes:,} nodes) with "
+                   f"{a.workers} worker{'s' if a.workers != 1 else ''}", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

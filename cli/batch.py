@@ -1,0 +1,186 @@
+"""``kraken-batch``: solve many deals for all four trumps, in parallel, resumable; and
+``kraken-batch summarize FILE``: trump-choice statistics of a batch file.
+
+``kraken-batch --deals N --seed S --out results.csv`` generates N seeded deals (or reads
+``--input FILE``), solves each double dummy for the four trumps of the first player and writes
+one row per (deal, trump) (columns: :data:`kraken_solver.batch.COLUMNS`), plus the sidecar
+``results.csv.meta.json``.  Kill it at any moment; the same command with ``--resume``
+finishes it.  Progress (deals/s, ETA) on stderr when it is a terminal.  Errors: one line
+``kraken-batch: error: ...`` and exit status 1; interrupted: exit status 130.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import click
+
+from kraken_solver import __version__
+from kraken_solver.cards import SEATS
+from kraken_solver.errors import KrakenError
+from kraken_solver.rules import PRESETS
+
+PROG = "kraken-batch"
+
+
+def _fail(ctx, err) -> None:
+    click.echo(f"{PROG}: error: {err}", err=True)
+    ctx.exit(1)
+
+
+def _objectives(text: str) -> tuple:
+    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    bad = [w for w in words if w not in ("score", "points")]
+    if bad or not words:
+        raise click.BadParameter("a comma list of score and points, e.g. score,points",
+                                 param_hint="--objective")
+    return tuple(words)
+
+
+def _command_line(ctx) -> list[str]:
+    """The command as given, rebuilt from the parsed options (works under any caller)."""
+    words = [PROG]
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name not in ctx.params:
+            continue
+        value = ctx.params[param.name]
+        if value is None or value is False:
+            continue
+        flag = max(param.opts, key=len)
+        if value is True:
+            words.append(flag)
+        else:
+            words += [flag, str(value)]
+    return words
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+@click.group(name=PROG, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--deals", type=click.IntRange(1), default=None,
+              help="Generate this many seeded deals.")
+@click.option("--input", "input_path", type=click.Path(dir_okay=False), default=None,
+              help="Solve the deals of this deal file (either form) instead.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
+              help="SeedSequence seed of the generated deals.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="The output file (also OUT.meta.json and, while running, OUT.parts/).")
+@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
+              default=None, help="Rules preset (default kraken; with --input: the file's).")
+@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False), default=None,
+              help="First player (default N; with --input: the file's).")
+@click.option("--objective", default="score", show_default=True,
+              help="score, or score,points to add the points column (score is always "
+                   "computed).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes (default: one per core).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default=None,
+              help="Output format (default: parquet for a .parquet --out, else csv).")
+@click.option("--chunk-size", type=click.IntRange(1, 100000), default=64, show_default=True,
+              help="Deals per part file (the unit of work and of resuming).")
+@click.option("--resume", is_flag=True,
+              help="Finish an interrupted run with the same options (reuses its parts).")
+@click.option("--quiet", is_flag=True, help="No progress bar and no closing line.")
+@click.version_option(__version__, prog_name=PROG)
+@click.pass_context
+def main(ctx, deals, input_path, seed, out, rules_name, first, objective, workers, fmt,
+         chunk_size, resume, quiet):
+    """Solve many deals double dummy for all four trumps of the first player.
+
+    One row per (deal, trump): deal_id, deal (PBN), first, trump, rules, score, made,
+    points (with --objective score,points), pit (the playing team can force every trick),
+    nodes and ms (the work: they vary from run to run).  Values are in points, from the
+    playing team's side (RULES.md section 8).  Deals come from SeedSequence(SEED), one child
+    per block of 64 deals, so the file does not depend on --workers or on resuming.
+
+    \b
+    Examples:
+      kraken-batch --deals 10000 --seed 1 --out results.csv
+      kraken-batch --deals 10000 --seed 1 --out results.csv --resume
+      kraken-batch summarize results.csv --csv tables/ --plots plots/
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    if deals is None and input_path is None:
+        raise click.UsageError("give --deals N (seeded deals) or --input FILE, and --out; "
+                               f"or '{PROG} summarize FILE'")
+    if deals is not None and input_path is not None:
+        raise click.UsageError("--deals and --input cannot be used together")
+    if out is None:
+        raise click.UsageError("--out FILE is required")
+    objectives = _objectives(objective)
+    if fmt is None:
+        fmt = "parquet" if out.lower().endswith((".parquet", ".pq")) else "csv"
+    from kraken_solver.batch import make_config, paths_for, run_batch
+    try:
+        config = make_config(deals=deals, seed=seed, input=input_path, first=first,
+                             rules=rules_name, objectives=objectives, chunk_size=chunk_size,
+                             fmt=fmt)
+    except KrakenError as err:
+        _fail(ctx, err)
+    progress = not quiet and sys.stderr.isatty()
+
+    def log(line):
+        if not quiet:
+            click.echo(f"{PROG}: {line}", err=True)
+
+    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        res = run_batch(config, out, workers=workers, resume=resume, progress=progress,
+                        command=_command_line(ctx), log=log)
+    except KrakenError as err:
+        _fail(ctx, err)
+    except KeyboardInterrupt:
+        parts = paths_for(out)[0]
+        click.echo(f"\n{PROG}: interrupted; finished chunks are kept in {parts}/: run the "
+                   "same command with --resume to finish", err=True)
+        ctx.exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    if not quiet and not res.already_complete:
+        extra = f" ({res.chunks_reused} chunks from before)" if res.chunks_reused else ""
+        click.echo(f"{PROG}: {res.deals} deals x 4 trumps -> {out}{extra}; solved "
+                   f"{res.solved} deals in {res.seconds:.1f} s ({res.deals_per_s:.2f} "
+                   f"deals/s) with {res.workers} worker{'s' if res.workers != 1 else ''}, "
+                   f"peak memory {res.peak_worker_mb:.0f} MB a worker", err=True)
+
+
+@main.command(name="summarize", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--csv", "csv_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write every table as DIR/NAME.csv.")
+@click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write PNG charts to DIR (needs matplotlib).")
+@click.pass_context
+def summarize_cmd(ctx, file, csv_dir, plots_dir):
+    """Trump-choice statistics of a kraken-batch FILE (CSV or Parquet).
+
+    Per trump choice, by the first player's holding in the trump suit (length; jack and nine
+    of trump): mean score, P(made), mean points, P(pit).  The best trump's score per deal.
+    Simple trump-choice rules (longest suit, most trump points, holding the jack, ...):
+    how often they pick a double-dummy best trump and what they cost per deal, in points.
+    """
+    from kraken_solver.batch import read_results
+    from kraken_solver.summary import format_summary, summarize, write_csv_tables, write_plots
+    try:
+        df = read_results(file)
+        s = summarize(df)
+        click.echo(format_summary(s, source=file))
+        if csv_dir:
+            paths = write_csv_tables(s, csv_dir)
+            click.echo(f"{PROG}: wrote {len(paths)} tables to {csv_dir}", err=True)
+        if plots_dir:
+            paths = write_plots(s, plots_dir)
+            click.echo(f"{PROG}: wrote {', '.join(os.path.basename(p) for p in paths)} to "
+                       f"{plots_dir}", err=True)
+    except KrakenError as err:
+        _fail(ctx, err)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,390 @@
+"""Advice from one known hand by sampling the unseen cards (``kraken-advise``).
+
+One player's hand is known; the other 24 cards are dealt at random to the other three seats,
+sample after sample (respecting cards known to be in a seat's hand), and every sample is
+solved double dummy (RULES.md §8) for the four trumps, or for one given trump.  The averages
+estimate what a trump is worth with that hand: mean score (with its standard error), P(made),
+mean points, P(pit) (the playing team can force every trick).  Values are in points from the
+playing team's side: the team of the first player.
+
+Sampling
+    Sample ``i`` is drawn from child ``i // 64`` of ``SeedSequence(seed)`` (as the batch's
+    deals: :data:`kraken_solver.batch.GEN_BLOCK`): a uniform permutation of the cards not
+    known, cut in seat order (N, E, S, W, skipping the known hand) into the cards each seat
+    still needs.  This is the uniform distribution over every deal consistent with what is
+    known, and it does not depend on the number of workers.
+
+Doubling (RULES.md rules 19-20)
+    The multiplier m multiplies everything and does not change who makes the deal, so the
+    exact score at multiplier m is m times the score at m = 1, deal by deal; the expected score
+    is linear in m too.  With E the expected score for the playing team at m = 1 (the
+    defenders' expected result is -E, as the score is the playing team's result minus the
+    defenders'):
+
+    - the defenders' double (m 1 -> 2) changes their expected result from -E to -2E: it pays
+      exactly when E < 0 (the playing team is expected to go down);
+    - the playing team's redouble in reply (m 2 -> 4) changes its expected score from 2E to 4E:
+      it pays exactly when E > 0;
+    - a superdouble (4 -> 8) pays the defenders exactly when E < 0.
+
+    So on one estimate of E a double and a redouble in reply never both pay; if E < 0 a
+    double pays and a redouble would cost the playing team 2|E| more.  The estimate is only as
+    sure as its standard error: the advice says "uncertain" when |E| < 2 standard errors.
+    Double-dummy values assume everyone sees every card; real play and the information a
+    double gives away are not modelled.
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .batch import GEN_BLOCK, WorkerPool, solve_trumps, worker_searcher
+from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, parse_card, popcount,
+                    sort_for_display)
+from .deal import Deal
+from .errors import CardParseError, DealError, KrakenError
+from .rules import Rules, as_rules
+
+
+# ----------------------------------------------------------------------------- input
+def parse_hand(text: str) -> int:
+    """A hand ``"S.H.D.C"`` (PBN suit order, ranks ``A K Q J T 9 8 7``, ``10`` allowed, empty
+    for a void) -> 32-bit card mask.  Must hold 8 cards.  Raises DealError (with ``column``,
+    1-based, and ``token``)."""
+    if not isinstance(text, str):
+        raise DealError("expected a hand like 'AKT.J9.87.Q7'", token=repr(text))
+    s = text.strip()
+    suits = s.split(".")
+    if len(suits) != 4:
+        raise DealError("a hand has four suits separated by dots: S.H.D.C", token=s)
+    mask = 0
+    col = 1
+    for si, ranks in enumerate(suits):
+        r = 0
+        while r < len(ranks):
+            ch, width = ranks[r].upper(), 1
+            if ranks[r:r + 2] == "10":
+                ch, width = "T", 2
+            if ch not in RANKS:
+                raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
+                                column=col + r, token=ranks[r])
+            card = si * 8 + RANKS.index(ch)
+            if mask >> card & 1:
+                raise DealError(f"card {card_str(card)} is twice in the hand", column=col + r,
+                                token=card_str(card))
+            mask |= 1 << card
+            r += width
+        col += len(ranks) + 1
+    if popcount(mask) != 8:
+        raise DealError(f"the hand must hold 8 cards; it holds {popcount(mask)}", token=s)
+    return mask
+
+
+def parse_known(items, seat: int, hand: int) -> list[int]:
+    """``["E:HA,HK", "W:SJ"]`` -> four masks of cards known to be in each seat's hand
+    (the known hand itself at ``seat``).  Cards are separated by commas or spaces.
+
+    Raises KrakenError (CardParseError for a bad seat or card) for an impossible constraint:
+    a card of the known hand placed elsewhere, a card placed in two seats, more than 8 cards
+    in one seat, or a card for the known seat that is not in its hand."""
+    known = [0, 0, 0, 0]
+    known[seat] = hand
+    where = {}
+    for item in items:
+        text = str(item).strip()
+        head, colon, rest = text.partition(":")
+        if not colon or len(head.strip()) != 1 or head.strip().upper() not in SEATS:
+            raise CardParseError("--known takes SEAT:CARDS, like E:HA,HK", token=text)
+        s = SEATS.index(head.strip().upper())
+        words = [w for w in rest.replace(",", " ").split() if w]
+        if not words:
+            raise CardParseError("--known names no card after the seat", token=text)
+        for w in words:
+            try:
+                c = parse_card(w)
+            except CardParseError as e:
+                raise CardParseError(e.message, token=w) from None
+            name = card_str(c)
+            if hand >> c & 1 and s != seat:
+                raise KrakenError(f"{name} is in {SEATS[seat]}'s own hand; it cannot be in "
+                                  f"{SEATS[s]}'s", token=text)
+            if s == seat and not hand >> c & 1:
+                raise KrakenError(f"{SEATS[seat]}'s hand is given in full and {name} is not "
+                                  "in it", token=text)
+            if c in where and where[c] != s:
+                raise KrakenError(f"{name} cannot be in both {SEATS[where[c]]}'s and "
+                                  f"{SEATS[s]}'s hands", token=text)
+            where[c] = s
+            known[s] |= 1 << c
+    for s in range(4):
+        if popcount(known[s]) > 8:
+            raise KrakenError(f"{SEATS[s]} cannot hold {popcount(known[s])} known cards "
+                              "(a hand holds 8)", token=" ".join(card_str(c)
+                                                                  for c in cards_of(known[s])))
+    return known
+
+
+def sample_deals(known, seed: int, start: int, stop: int) -> list[Deal]:
+    """Samples ``start .. stop-1`` (see the module docstring): full deals whose seat ``s``
+    holds every card of ``known[s]`` (four masks, one of them a full hand of 8), the other
+    cards dealt uniformly at random.  Raises KrakenError for a negative seed or range."""
+    if seed is None or int(seed) < 0 or start < 0 or stop < start:
+        raise KrakenError("the seed and the sample range must be >= 0",
+                          token=f"{seed} {start}:{stop}")
+    taken = known[0] | known[1] | known[2] | known[3]
+    pool = np.array([c for c in range(32) if not taken >> c & 1], dtype=np.int64)
+    need = [8 - popcount(k) for k in known]
+    out = []
+    i = start
+    while i < stop:
+        block = i // GEN_BLOCK
+        rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(block,)))
+        end = min(stop, (block + 1) * GEN_BLOCK)
+        for j in range(block * GEN_BLOCK, end):
+            perm = rng.permutation(pool)
+            if j < i:
+                continue
+            hands = list(known)
+            at = 0
+            for s in range(4):
+                for c in perm[at:at + need[s]]:
+                    hands[s] |= 1 << int(c)
+                at += need[s]
+            out.append(Deal(tuple(hands)))
+        i = end
+    return out
+
+
+# ----------------------------------------------------------------------------- results
+@dataclass
+class TrumpAdvice:
+    """One trump's estimate over the samples: ``mean_score`` and its standard error
+    ``se_score``, ``p_made``, ``mean_points`` (and ``se_points``), ``p_pit`` (points, the
+    playing team's side; probabilities 0..1)."""
+    trump: str
+    samples: int
+    mean_score: float
+    se_score: float
+    p_made: float
+    mean_points: float
+    se_points: float
+    p_pit: float
+    best: bool = False
+
+
+@dataclass
+class DoublingAdvice:
+    """Whether doubling pays in expectation (module docstring): ``expected_score`` E and its
+    standard error at multiplier 1 (playing team's side); ``by_multiplier``: m -> expected
+    score m·E for the playing team; ``double_pays`` (for the defenders, E < 0),
+    ``redouble_pays`` (for the playing team in reply, E > 0), ``superdouble_pays`` (E < 0);
+    ``certain``: |E| >= 2 standard errors; ``side``: the advised player's side."""
+    expected_score: float
+    se: float
+    by_multiplier: dict
+    double_pays: bool
+    redouble_pays: bool
+    superdouble_pays: bool
+    certain: bool
+    side: str
+
+
+@dataclass
+class Advice:
+    """What :func:`advise` found.  ``rows``: one :class:`TrumpAdvice` per trump solved;
+    ``recommended``: the trump with the highest mean score (ties: higher P(made), then
+    S H D C); ``doubling``: with a given trump only.  ``scores``: array [samples, trumps] of
+    the exact scores (points)."""
+    hand: str
+    seat: str
+    first: str
+    trump: str | None
+    rules: Rules
+    samples: int
+    seed: int
+    known: dict
+    rows: list
+    recommended: str
+    doubling: DoublingAdvice | None
+    seconds: float
+    nodes: int
+    workers: int
+    peak_worker_mb: float
+    scores: np.ndarray = field(repr=False, default=None)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict (no per-sample arrays)."""
+        return {
+            "hand": self.hand, "seat": self.seat, "first": self.first, "trump": self.trump,
+            "rules": self.rules.name, "rules_options": self.rules.to_dict(),
+            "samples": self.samples, "seed": self.seed, "known": self.known,
+            "trumps": [asdict(r) for r in self.rows], "recommended": self.recommended,
+            "doubling": None if self.doubling is None else {
+                **asdict(self.doubling),
+                "by_multiplier": {str(k): v for k, v in self.doubling.by_multiplier.items()}},
+            "seconds": self.seconds, "nodes": self.nodes, "workers": self.workers,
+            "samples_per_s": self.samples / self.seconds if self.seconds else None,
+        }
+
+
+def _advise_chunk(task):
+    """Worker: solve the samples ``start .. stop-1``; return arrays [n, trumps]."""
+    start, stop, seed, known, first, rules, trumps = task
+    searcher = worker_searcher()
+    t0 = time.perf_counter()
+    n0 = searcher.nodes
+    deals = sample_deals(known, seed, start, stop)
+    n, t = len(deals), len(trumps)
+    score = np.zeros((n, t), dtype=np.int64)
+    points = np.zeros((n, t), dtype=np.int64)
+    pit = np.zeros((n, t), dtype=bool)
+    for i, d in enumerate(deals):
+        for j, r in enumerate(solve_trumps(searcher, d, first, rules, trumps=trumps,
+                                           points=True, pit=True)):
+            score[i, j], points[i, j], pit[i, j] = r.score, r.points, r.pit
+    return {"start": start, "score": score, "points": points, "pit": pit,
+            "nodes": searcher.nodes - n0, "seconds": time.perf_counter() - t0,
+            "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
+
+
+def _se(x: np.ndarray) -> float:
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
+
+
+def doubling_advice(scores: np.ndarray, multiplier: int, side: str) -> DoublingAdvice:
+    """The doubling advice from exact per-sample ``scores`` solved at ``multiplier``."""
+    per_one = scores / float(multiplier)
+    e = float(per_one.mean())
+    se = _se(per_one)
+    return DoublingAdvice(expected_score=e, se=se,
+                          by_multiplier={m: m * e for m in (1, 2, 4, 8)},
+                          double_pays=e < 0, redouble_pays=e > 0, superdouble_pays=e < 0,
+                          certain=abs(e) >= 2 * se and e != 0, side=side)
+
+
+def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed: int = 1,
+           rules=None, known=(), workers: int | None = None, progress=None) -> Advice:
+    """Estimate the value of each trump (or of ``trump``) for a known hand by sampling.
+
+    ``hand``: ``"S.H.D.C"`` text or a mask (8 cards) of ``seat``; ``first``: the first player
+    (default: ``seat`` when choosing trump; with a given ``trump``, the seat before ``seat``,
+    so that ``seat`` defends: N for E); ``samples``: deals to draw; ``seed``: SeedSequence
+    seed; ``rules``: Rules/preset; ``known``: ``"E:HA,HK"`` strings; ``workers``: processes
+    (default one per core); ``progress``: a tqdm-like object with ``update(n)``, or None.
+
+    Returns :class:`Advice` (values in points, the playing team's side).  Raises DealError for
+    a bad hand, CardParseError/KrakenError for bad or impossible ``known`` constraints and a
+    bad seat, trump or sample count."""
+    from .solver import as_seat, as_suit
+
+    seat_i = as_seat(seat)
+    mask = hand if isinstance(hand, int) else parse_hand(hand)
+    if popcount(mask) != 8:
+        raise DealError("the hand must hold 8 cards", token=hand_text(mask))
+    trump_i = as_suit(trump) if trump is not None else None
+    if first is None:
+        first_i = seat_i if trump_i is None else (seat_i - 1) % 4
+    else:
+        first_i = as_seat(first)
+    rules_r = as_rules(rules)
+    if int(samples) < 1:
+        raise KrakenError("the number of samples must be >= 1", token=str(samples))
+    if seed is None or int(seed) < 0:
+        raise KrakenError("the seed must be a whole number >= 0", token=str(seed))
+    samples, seed = int(samples), int(seed)
+    known_masks = parse_known(list(known), seat_i, mask)
+    trumps = (trump_i,) if trump_i is not None else (0, 1, 2, 3)
+
+    pool = WorkerPool(workers)
+    chunk = max(1, min(GEN_BLOCK, -(-samples // (4 * pool.workers))))
+    tasks = [(a, min(samples, a + chunk), seed, tuple(known_masks), first_i, rules_r, trumps)
+             for a in range(0, samples, chunk)]
+    t0 = time.perf_counter()
+    results = []
+    nodes = 0
+    peak = 0.0
+    with pool:
+        for res in pool.run(_advise_chunk, tasks):
+            results.append(res)
+            nodes += res["nodes"]
+            peak = max(peak, res["maxrss_mb"])
+            if progress is not None:
+                progress.update(len(res["score"]))
+    seconds = time.perf_counter() - t0
+    results.sort(key=lambda r: r["start"])
+    score = np.concatenate([r["score"] for r in results])
+    points = np.concatenate([r["points"] for r in results])
+    pit = np.concatenate([r["pit"] for r in results])
+
+    rows = []
+    for j, t in enumerate(trumps):
+        s = score[:, j]
+        rows.append(TrumpAdvice(
+            trump=SUITS[t], samples=samples, mean_score=float(s.mean()), se_score=_se(s),
+            p_made=float((s > 0).mean()), mean_points=float(points[:, j].mean()),
+            se_points=_se(points[:, j]), p_pit=float(pit[:, j].mean())))
+    best = max(rows, key=lambda r: (r.mean_score, r.p_made, -SUITS.index(r.trump)))
+    top = best.mean_score
+    for r in rows:
+        r.best = r.mean_score == top
+    doubling = None
+    if trump_i is not None:
+        side = "playing team" if (seat_i & 1) == (first_i & 1) else "defenders"
+        doubling = doubling_advice(score[:, 0], rules_r.multiplier, side)
+    known_out = {SEATS[s]: [card_str(c) for c in sort_for_display(cards_of(known_masks[s]))]
+                 for s in range(4) if s != seat_i and known_masks[s]}
+    return Advice(hand=hand_text(mask), seat=SEATS[seat_i], first=SEATS[first_i],
+                  trump=SUITS[trump_i] if trump_i is not None else None, rules=rules_r,
+                  samples=samples, seed=seed, known=known_out, rows=rows,
+                  recommended=best.trump, doubling=doubling, seconds=seconds, nodes=nodes,
+                  workers=pool.workers, peak_worker_mb=peak, scores=score)
+
+
+def format_advice(a: Advice, *, ascii: bool = False) -> str:
+    """The advice as text: a table per trump and the recommendation or the doubling advice."""
+    from .cards import SUIT_SYMBOLS
+
+    def sym(s):
+        return s if ascii else SUIT_SYMBOLS[s]
+
+    team = "N-S" if SEATS.index(a.first) % 2 == 0 else "E-W"
+    lines = [f"Hand of {a.seat}: " + "  ".join(
+        f"{sym(SUITS[i])} {part or '-'}" for i, part in enumerate(a.hand.split("."))),
+        f"First player {a.first} (playing team {team}); rules {a.rules.name}; "
+        f"{a.samples} samples, seed {a.seed}"]
+    if a.known:
+        lines.append("Known: " + "; ".join(f"{s}: {' '.join(c)}" for s, c in a.known.items()))
+    lines.append("Values: double dummy, points, the playing team's side; +- = standard error")
+    lines.append("")
+    lines.append("  trump   mean score      P(made)   mean points    P(pit)")
+    for r in a.rows:
+        mark = "  best" if r.best and a.trump is None else ""
+        lines.append(f"  {sym(r.trump)}      {r.mean_score:+8.1f} +- {r.se_score:5.1f}   "
+                     f"{r.p_made:6.3f}   {r.mean_points:7.1f} +- {r.se_points:4.1f}   "
+                     f"{r.p_pit:6.3f}{mark}")
+    lines.append("")
+    if a.doubling is None:
+        lines.append(f"Recommended trump: {sym(a.recommended)} (highest mean score)")
+        return "\n".join(lines)
+    d = a.doubling
+    you = f"you ({a.seat}) are on the {d.side}' side" if d.side == "defenders" \
+        else f"you ({a.seat}) are on the playing team"
+    sure = "" if d.certain else " (uncertain: within 2 standard errors of 0)"
+    lines.append(f"Doubling ({you}); the playing team's expected score is m x "
+                 f"{d.expected_score:+.1f} +- {d.se:.1f} at multiplier m:")
+    lines.append(f"  defenders double (x2): "
+                 f"{'pays' if d.double_pays else 'does not pay'}{sure}: the defenders' "
+                 f"expected result goes from {-d.by_multiplier[1]:+.1f} to "
+                 f"{-d.by_multiplier[2]:+.1f}")
+    lines.append(f"  playing team redoubles in reply (x4): "
+                 f"{'pays' if d.redouble_pays else 'does not pay'}{sure}: its expected "
+                 f"score goes from {d.by_multiplier[2]:+.1f} to {d.by_multiplier[4]:+.1f}")
+    lines.append(f"  defenders superdouble (x8): "
+                 f"{'pays' if d.superdouble_pays else 'does not pay'}{sure}: theirs goes "
+                 f"from {-d.by_multiplier[4]:+.1f} to {-d.by_multiplier[8]:+.1f}")
+    return "\n".join(lines)

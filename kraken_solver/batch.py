@@ -1,0 +1,808 @@
+"""Trump choice at scale: solve many deals for all four trumps in parallel (``kraken-batch``).
+
+Every deal is solved double dummy (RULES.md §8) for each of the four trumps the first player
+can choose; each (deal, trump) gives one row of :data:`COLUMNS`.  Values are in points, from
+the playing team's side (the first player's team).
+
+Deals
+    Generated with NumPy from ``SeedSequence(seed)``: deal ``i`` is the ``i % 64``-th
+    permutation drawn by ``default_rng`` from child sequence ``i // 64``
+    (``SeedSequence(seed, spawn_key=(i // 64,))``, the same as ``SeedSequence(seed).spawn``'s
+    child).  So deal ``i`` depends on the seed and ``i`` only: not on the number of deals, the
+    chunk size, the number of workers, scheduling or resuming (:func:`generate_deals`).  Or
+    read from a deal file (either form, :mod:`kraken_solver.dealfile`).
+
+Work
+    The deals are cut into chunks of ``chunk_size`` deals.  A pool of worker processes (one
+    :class:`~kraken_solver.solver.Searcher` each) solves chunk after chunk; each finished chunk
+    is written to a part file in the work directory ``OUT.parts/`` next to the output, to a
+    temporary name first and then renamed (``os.replace``), so a part file is either complete
+    or absent.  When every chunk is done the output is assembled from the parts in chunk order
+    (again through a temporary file and a rename), the sidecar ``OUT.meta.json`` is marked
+    complete, and the parts are removed.
+
+Interruptions
+    The run may be killed at any moment (Ctrl-C, ``kill -9``).  ``resume=True`` reuses the part
+    files of the unfinished run, solves the missing chunks only and assembles the output: the
+    final file holds every deal exactly once, rows in ``deal_id`` order, and equals the file of
+    an uninterrupted run except for the timing columns ``nodes`` and ``ms`` (search work and
+    wall time vary from run to run: the transposition table's contents depend on which deals a
+    worker solved before, and time depends on the machine's load).  Resuming refuses a run
+    whose configuration (seed, deals, chunk size, first player, rules, objectives, format,
+    input file contents) differs from the sidecar's.
+
+Pit
+    ``pit`` is True when the playing team can *force* a pit: win every trick whatever the
+    defenders do (double dummy).  It is computed exactly by one null-window margin search in
+    which the pit bonus is raised to :data:`PIT_TEST_BONUS` (:func:`forces_pit`).  It cannot
+    be read off ``score``: a made score with a pit and one without can be equal, and the
+    score-optimal line need not be the pit line (a line that gives up a trick may win more
+    roem), so "the team can force a pit" is the exact, well-defined quantity.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import resource
+import shlex
+import shutil
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import SEATS, SUITS
+from .deal import Deal
+from .errors import KrakenError
+from .rules import Rules, as_rules
+
+#: deals drawn from one child of the seed's SeedSequence (fixed: deals never depend on it)
+GEN_BLOCK = 64
+#: default number of deals in one work chunk (one part file)
+CHUNK_SIZE = 64
+#: pit bonus used by the pit test; any pit margin is >= this, any other margin is far below
+PIT_TEST_BONUS = 10000
+#: threshold of the pit test: without a pit a margin is at most 324 card points + 8 x 200 roem
+PIT_TEST_THRESHOLD = 5000
+FORMATS = ("csv", "parquet")
+OBJECTIVES = ("score", "points")
+
+#: (name, type, meaning) of every column of a batch file, in order
+COLUMNS = (
+    ("deal_id", "int64", "0-based index of the deal (generated order, or order in the input file)"),
+    ("deal", "string", "the deal as PBN from N: 'N:S.H.D.C S.H.D.C S.H.D.C S.H.D.C'"),
+    ("first", "string", "the first player N/E/S/W (chooses trump, leads; their team plays)"),
+    ("trump", "string", "the trump suit S/H/D/C"),
+    ("rules", "string", "Rules.name of the rules the deal was solved under"),
+    ("score", "int64", "double-dummy score, points, playing team's side (RULES.md rule 23)"),
+    ("made", "bool", "score > 0 (rule 25)"),
+    ("points", "int64", "double-dummy card points + trick roem of the playing team (rule 24); "
+                        "only with objective points"),
+    ("pit", "bool", "the playing team can force winning every trick (double dummy)"),
+    ("nodes", "int64", "search nodes spent on this (deal, trump): timing, varies from run to run"),
+    ("ms", "float64", "wall milliseconds spent on this (deal, trump): timing, varies"),
+)
+#: columns that measure the work done, not the result: they differ between runs
+TIMING_COLUMNS = ("nodes", "ms")
+
+
+def columns_for(objectives) -> list[tuple[str, str, str]]:
+    """The columns of a batch file for ``objectives`` (``points`` only when asked)."""
+    return [c for c in COLUMNS if c[0] != "points" or "points" in objectives]
+
+
+# ----------------------------------------------------------------------------- deals
+def _deal_from_perm(perm) -> Deal:
+    return Deal(tuple(int(sum(1 << int(c) for c in perm[8 * k:8 * k + 8])) for k in range(4)))
+
+
+def generate_deals(seed: int, start: int, stop: int) -> list[Deal]:
+    """Full deals ``start .. stop-1`` of the seeded sequence (see the module docstring).
+
+    Deal ``i`` is drawn from child ``i // GEN_BLOCK`` of ``SeedSequence(seed)``, as the
+    ``i % GEN_BLOCK``-th permutation of the 32 cards by ``numpy.random.default_rng``; hands
+    N, E, S, W take the permutation's cards 0-7, 8-15, 16-23, 24-31.  Raises KrakenError for a
+    negative seed or range."""
+    if seed is None or int(seed) < 0 or start < 0 or stop < start:
+        raise KrakenError("the seed and the deal range must be >= 0",
+                          token=f"{seed} {start}:{stop}")
+    deals = []
+    i = start
+    while i < stop:
+        block = i // GEN_BLOCK
+        rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(block,)))
+        end = min(stop, (block + 1) * GEN_BLOCK)
+        for j in range(block * GEN_BLOCK, end):
+            perm = rng.permutation(32)
+            if j >= i:
+                deals.append(_deal_from_perm(perm))
+        i = end
+    return deals
+
+
+# ----------------------------------------------------------------------------- solving
+@dataclass
+class TrumpResult:
+    """The values of one (deal, trump): ``score`` and ``points`` (int points, playing team's
+    side; ``points`` is None when not asked), ``made``, ``pit`` (the playing team can force
+    every trick; None when not asked), ``nodes`` and ``ms`` (the work spent)."""
+    trump: int
+    score: int
+    made: bool
+    points: int | None = None
+    pit: bool | None = None
+    nodes: int = 0
+    ms: float = 0.0
+
+
+def forces_pit(searcher, pos) -> bool:
+    """Whether the playing team can force winning every trick from ``pos`` (double dummy).
+
+    One null-window margin search with the pit bonus raised to ``PIT_TEST_BONUS``: a line with
+    a pit has a margin of at least that bonus, a line without one at most 324 card points plus
+    8 x 200 trick roem, so "margin >= PIT_TEST_THRESHOLD" holds exactly when the playing team
+    can force a pit.  Tricks already lost by the playing team make it False."""
+    from . import _kernels as K
+
+    if pos.flag_lost:
+        return False
+    test = pos
+    if pos.rules.pit_bonus != PIT_TEST_BONUS:
+        test = pos.copy()
+        test.rules = dataclasses.replace(pos.rules, pit_bonus=PIT_TEST_BONUS)
+    margin = searcher.search(test, K.MODE_MARGIN, 0, PIT_TEST_THRESHOLD - 1, PIT_TEST_THRESHOLD)
+    return margin >= PIT_TEST_THRESHOLD
+
+
+def solve_trumps(searcher, deal, first, rules, *, trumps=(0, 1, 2, 3), points: bool = False,
+                 pit: bool = True) -> list[TrumpResult]:
+    """Solve ``deal`` with ``first`` as first player for each trump of ``trumps``.
+
+    The score is exact (RULES.md rule 23).  With ``points`` the points value (rule 24) is found
+    first and steers the score's probes (as ``trump_table`` does).  With ``pit`` the pit test
+    of :func:`forces_pit` runs after all the trumps (it uses other rules, so it would clear the
+    transposition table that the four trumps of a deal share).  Raises the errors of
+    ``Position`` for bad input."""
+    from .solver import Position
+
+    rules = as_rules(rules)
+    out = []
+    for t in trumps:
+        pos = Position(deal, t, first, rules)
+        n0 = searcher.nodes
+        t0 = time.perf_counter()
+        p = None
+        if points:
+            p = searcher.value(pos, "points")
+            s = searcher.value(pos, "score", guess=rules.multiplier * (
+                2 * p - pos.total_points + pos.hr_d - pos.hr_o))
+        else:
+            s = searcher.value(pos, "score")
+        out.append(TrumpResult(int(t), int(s), s > 0, p, None, searcher.nodes - n0,
+                               (time.perf_counter() - t0) * 1000.0))
+    if pit:
+        for r in out:
+            pos = Position(deal, r.trump, first, rules)
+            n0 = searcher.nodes
+            t0 = time.perf_counter()
+            r.pit = forces_pit(searcher, pos)
+            r.nodes += searcher.nodes - n0
+            r.ms += (time.perf_counter() - t0) * 1000.0
+    return out
+
+
+# ----------------------------------------------------------------------------- worker pool
+_SEARCHER = None
+
+
+def worker_searcher():
+    """This process's Searcher (one per worker process, created on first use)."""
+    global _SEARCHER
+    if _SEARCHER is None:
+        from .solver import Searcher
+        _SEARCHER = Searcher()
+    return _SEARCHER
+
+
+def warm_kernels() -> None:
+    """Load (or compile) the Numba kernels in this process, so forked workers inherit them."""
+    from .solver import Position
+    worker_searcher().value(Position("N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q", 0, 0), "score")
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent_pid:
+            os._exit(1)   # the parent died (kill -9): do not outlive it
+
+
+def _init_worker(parent_pid: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+    warm_kernels()
+
+
+def _mp_context():
+    import multiprocessing as mp
+    # fork: the workers inherit the loaded kernels (warm_kernels in the parent first)
+    return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class WorkerPool:
+    """A process pool for solving: one Searcher per worker; used as a context manager.
+
+    ``run(fn, tasks)`` yields ``fn(task)`` results as they complete, with at most
+    ``2 * workers`` tasks in flight (memory stays flat however many tasks there are).  The
+    workers ignore Ctrl-C and exit when the parent dies; leaving the ``with`` block through
+    an exception (Ctrl-C included) terminates them at once.  A worker's exception is raised
+    again in the parent."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = int(workers) if workers else default_workers()
+        if self.workers < 1:
+            raise KrakenError("workers must be >= 1", token=str(workers))
+        self._ex = None
+
+    def __enter__(self):
+        warm_kernels()
+        self._ex = ProcessPoolExecutor(max_workers=self.workers, mp_context=_mp_context(),
+                                       initializer=_init_worker, initargs=(os.getpid(),))
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.terminate()
+        else:
+            self._ex.shutdown(wait=True)
+        return False
+
+    def terminate(self) -> None:
+        """Stop every worker now (unfinished tasks are lost; part files stay consistent)."""
+        ex = self._ex
+        if ex is None:
+            return
+        procs = list((getattr(ex, "_processes", None) or {}).values())
+        for p in procs:
+            try:
+                p.terminate()
+            except Exception:  # pragma: no cover
+                pass
+        for p in procs:
+            p.join(timeout=5)
+        ex.shutdown(wait=False, cancel_futures=True)
+
+    def run(self, fn, tasks):
+        it = iter(tasks)
+        pending = set()
+        window = 2 * self.workers
+
+        def fill():
+            while len(pending) < window:
+                try:
+                    task = next(it)
+                except StopIteration:
+                    return
+                pending.add(self._ex.submit(fn, task))
+
+        fill()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                pending.discard(f)
+                yield f.result()
+            fill()
+
+
+# ----------------------------------------------------------------------------- the batch
+@dataclass
+class BatchConfig:
+    """What a batch computes; resuming requires the same configuration.
+
+    - ``deals``: number of deals; ``seed``: the SeedSequence seed (generated deals), or
+      ``input`` a deal file (then ``deals`` is the file's number of deals).
+    - ``first``: the first player 0..3 for generated deals, or the override for the input
+      (None: the file's); ``rules``: Rules, or None for the input file's rules.
+    - ``objectives``: ``("score",)`` or ``("score", "points")``: score is always computed.
+    - ``chunk_size``: deals a part file; ``fmt``: ``"csv"`` or ``"parquet"``.
+    """
+    deals: int = 0
+    seed: int | None = 1
+    first: int | None = 0
+    rules: Rules | None = None
+    objectives: tuple = ("score",)
+    chunk_size: int = CHUNK_SIZE
+    fmt: str = "csv"
+    input: str | None = None
+    input_sha256: str | None = None
+    _specs: list | None = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        """The compared part of the sidecar (JSON types)."""
+        return {
+            "source": "input" if self.input else "generated",
+            "seed": self.seed if not self.input else None,
+            "deals": self.deals,
+            "chunk_size": self.chunk_size,
+            "first": SEATS[self.first] if self.first is not None else None,
+            "rules": None if self.rules is None else {"name": self.rules.name,
+                                                      "options": self.rules.to_dict()},
+            "objectives": list(self.objectives),
+            "format": self.fmt,
+            "input_sha256": self.input_sha256,
+        }
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.deals // self.chunk_size)
+
+    def chunk_range(self, k: int) -> tuple[int, int]:
+        return k * self.chunk_size, min(self.deals, (k + 1) * self.chunk_size)
+
+
+def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | None = None,
+                first=None, rules=None, objectives=("score",), chunk_size: int = CHUNK_SIZE,
+                fmt: str = "csv") -> BatchConfig:
+    """Check the options of a batch and build its :class:`BatchConfig`.
+
+    Either ``deals`` (with ``seed``) or ``input`` (a deal file; the deals as dealt, all four
+    trumps, played cards not allowed).  ``first``/``rules`` default to N and ``kraken`` for
+    generated deals and to the file's values for an input file.  Raises KrakenError (and the
+    deal-file errors of :func:`~kraken_solver.dealfile.parse_deal_file`)."""
+    from .solver import as_seat
+    bad = [o for o in objectives if o not in OBJECTIVES]
+    if bad:
+        raise KrakenError("objectives are score and points", token=str(bad[0]))
+    objectives = tuple(o for o in OBJECTIVES if o in set(objectives) | {"score"})
+    if fmt not in FORMATS:
+        raise KrakenError("the format is csv or parquet", token=str(fmt))
+    if fmt == "parquet":
+        require_pyarrow()
+    if not 1 <= int(chunk_size) <= 100000:
+        raise KrakenError("the chunk size must be from 1 to 100000", token=str(chunk_size))
+    first_i = as_seat(first) if first is not None else None
+    rules_r = as_rules(rules) if rules is not None else None
+    if input is not None:
+        if deals is not None:
+            raise KrakenError("give either a number of deals or an input file, not both")
+        if input == "-":
+            raise KrakenError("the input must be a file (it is read again to resume)",
+                              token="-")
+        from .dealfile import parse_deal_file
+        specs = parse_deal_file(input, first=first_i, rules=rules_r)
+        for s in specs:
+            if s.played:
+                raise KrakenError("the batch solves deals as dealt; this deal has played "
+                                  "cards ([Play])", source=s.source, line=s.line)
+        with open(input, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        return BatchConfig(deals=len(specs), seed=None, first=first_i, rules=rules_r,
+                           objectives=objectives, chunk_size=int(chunk_size), fmt=fmt,
+                           input=os.path.abspath(input), input_sha256=digest, _specs=specs)
+    if deals is None or int(deals) < 1:
+        raise KrakenError("the number of deals must be >= 1", token=str(deals))
+    if seed is None or int(seed) < 0:
+        raise KrakenError("the seed must be a whole number >= 0", token=str(seed))
+    return BatchConfig(deals=int(deals), seed=int(seed),
+                       first=first_i if first_i is not None else 0,
+                       rules=rules_r if rules_r is not None else Rules(),
+                       objectives=objectives, chunk_size=int(chunk_size), fmt=fmt)
+
+
+def require_pyarrow():
+    """Import pyarrow or raise KrakenError saying how to install it."""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise KrakenError("Parquet needs pyarrow: pip install 'pyarrow>=14' "
+                          "(or pip install 'kraken-solver[parquet]')") from None
+    return pyarrow
+
+
+def paths_for(out: str) -> tuple[str, str]:
+    """(work directory of part files, sidecar path) for the output ``out``."""
+    return out + ".parts", out + ".meta.json"
+
+
+def _part_name(k: int) -> str:
+    return f"chunk-{k:07d}.csv"
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _csv_value(v) -> str:
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def rows_of(deal_id: int, deal: Deal, first: int, rules: Rules, results) -> list[dict]:
+    """The batch rows of one deal's results (one per trump), keyed by column name."""
+    pbn = str(deal)
+    return [{"deal_id": deal_id, "deal": pbn, "first": SEATS[first], "trump": SUITS[r.trump],
+             "rules": rules.name, "score": r.score, "made": bool(r.made), "points": r.points,
+             "pit": bool(r.pit), "nodes": int(r.nodes), "ms": round(float(r.ms), 3)}
+            for r in results]
+
+
+def _solve_chunk(task) -> dict:
+    """Worker: solve one chunk and write its part file atomically; return a summary."""
+    k, start, stop, seed, first, rules, items, objectives, parts_dir, columns = task
+    searcher = worker_searcher()
+    t0 = time.perf_counter()
+    n0 = searcher.nodes
+    if items is None:
+        items = [(d, first, rules) for d in generate_deals(seed, start, stop)]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for i, (deal, first, rules) in enumerate(items):
+        if not isinstance(deal, Deal):
+            deal = Deal(tuple(deal))
+        results = solve_trumps(searcher, deal, first, rules, points="points" in objectives)
+        for row in rows_of(start + i, deal, first, rules, results):
+            w.writerow([_csv_value(row[c]) for c in columns])
+    _write_atomic(os.path.join(parts_dir, _part_name(k)), buf.getvalue().encode("utf-8"))
+    return {"chunk": k, "deals": stop - start, "seconds": time.perf_counter() - t0,
+            "nodes": searcher.nodes - n0, "pid": os.getpid(),
+            "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
+
+
+@dataclass
+class BatchResult:
+    """What :func:`run_batch` did: ``deals`` in the file, ``solved`` in this session,
+    ``chunks_reused`` from earlier sessions, ``seconds`` of this session, ``deals_per_s``,
+    ``peak_worker_mb`` (peak resident memory of one worker), ``already_complete``."""
+    out: str
+    deals: int
+    solved: int
+    chunks_reused: int
+    seconds: float
+    deals_per_s: float
+    peak_worker_mb: float
+    peak_main_mb: float
+    workers: int
+    already_complete: bool = False
+
+
+def _read_meta(path: str) -> dict | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise KrakenError(f"cannot read the sidecar: {e}", source=path) from None
+
+
+def _write_meta(path: str, meta: dict) -> None:
+    _write_atomic(path, (json.dumps(meta, indent=1) + "\n").encode("utf-8"))
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def _config_diff(old: dict, new: dict) -> list[str]:
+    out = []
+    for key in sorted(set(old) | set(new)):
+        if old.get(key) != new.get(key):
+            a, b = old.get(key), new.get(key)
+            if key == "rules":
+                a = a["name"] if isinstance(a, dict) else a
+                b = b["name"] if isinstance(b, dict) else b
+            if key == "input_sha256":
+                out.append("the input file's contents differ")
+                continue
+            out.append(f"{key} {b} (was {a})")
+    return out
+
+
+def _done_chunks(parts_dir: str, n_chunks: int) -> set[int]:
+    done = set()
+    for name in os.listdir(parts_dir):
+        if ".tmp." in name:
+            os.remove(os.path.join(parts_dir, name))     # an unfinished write: redo the chunk
+        elif name.startswith("chunk-") and name.endswith(".csv"):
+            try:
+                k = int(name[6:-4])
+            except ValueError:
+                continue
+            if 0 <= k < n_chunks:
+                done.add(k)
+    return done
+
+
+def _schema_pa(columns):
+    import pyarrow as pa
+    types = {"int64": pa.int64(), "string": pa.string(), "bool": pa.bool_(),
+             "float64": pa.float64()}
+    kinds = {c[0]: c[1] for c in COLUMNS}
+    return pa.schema([(c, types[kinds[c]]) for c in columns])
+
+
+def _assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str]) -> int:
+    """Join the part files in chunk order into ``out`` (atomically); return the rows."""
+    tmp = f"{out}.tmp.{os.getpid()}"
+    rows = 0
+    header = ",".join(columns)
+    try:
+        if config.fmt == "csv":
+            with open(tmp, "w", encoding="utf-8", newline="") as dst:
+                dst.write(header + "\n")
+                for k in range(config.n_chunks):
+                    rows += _copy_part(config, parts_dir, k, header, dst)
+                dst.flush()
+                os.fsync(dst.fileno())
+        else:
+            import pyarrow.csv as pacsv
+            import pyarrow.parquet as pq
+            schema = _schema_pa(columns)
+            with pq.ParquetWriter(tmp, schema) as writer:
+                for k in range(config.n_chunks):
+                    text = io.StringIO()
+                    rows += _copy_part(config, parts_dir, k, header, text)
+                    table = pacsv.read_csv(
+                        io.BytesIO((header + "\n" + text.getvalue()).encode("utf-8")),
+                        convert_options=pacsv.ConvertOptions(
+                            column_types=schema, true_values=["True"],
+                            false_values=["False"], strings_can_be_null=False))
+                    writer.write_table(table.select(columns).cast(schema))
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return rows
+
+
+def _copy_part(config, parts_dir, k, header, dst) -> int:
+    path = os.path.join(parts_dir, _part_name(k))
+    start, stop = config.chunk_range(k)
+    with open(path, encoding="utf-8") as f:
+        first_line = f.readline().rstrip("\n")
+        body = f.read()
+    n = body.count("\n")
+    if first_line != header or n != 4 * (stop - start) or (body and not body.endswith("\n")):
+        raise KrakenError(f"part file {path} is not the expected {4 * (stop - start)} rows of "
+                          f"columns {header}; delete it and resume")
+    dst.write(body)
+    return n
+
+
+def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
+              resume: bool = False, progress: bool = False, command: list[str] | None = None,
+              log=None) -> BatchResult:
+    """Run (or with ``resume`` finish) a batch into ``out``; see the module docstring.
+
+    ``workers``: processes (default one per core); ``progress``: a tqdm bar on stderr
+    (deals/s, ETA); ``command``: the command line to record in the sidecar; ``log``: a
+    function taking one line of news (resuming, reused chunks).
+
+    Without ``resume`` an unfinished run's work directory makes it refuse (so that no work is
+    thrown away by accident); an earlier finished output is replaced.  With ``resume`` and no
+    earlier run, it simply starts.  Raises KrakenError: the configuration differs from the
+    sidecar's (resume), unfinished work without resume, a part file that is not complete.
+    A worker's error is raised again; Ctrl-C raises KeyboardInterrupt after stopping the
+    workers (every finished chunk stays on disk for a resume)."""
+    from . import __version__
+
+    out = os.fspath(out)
+    parts_dir, meta_path = paths_for(out)
+    cols = columns_for(config.objectives)
+    columns = [c[0] for c in cols]
+    cfg = config.to_dict()
+    log = log or (lambda line: None)
+    meta = _read_meta(meta_path) if resume else None
+    session = {"argv": list(command) if command else None,
+               "command": shlex.join(command) if command else None,
+               "started": _now(), "workers": None}
+    if meta is not None:
+        if meta.get("tool") != "kraken-batch" or "config" not in meta:
+            raise KrakenError("not a kraken-batch sidecar", source=meta_path)
+        diff = _config_diff(meta["config"], cfg)
+        if diff:
+            how = (f"delete {parts_dir} to start over" if os.path.isdir(parts_dir)
+                   else "run without --resume to start over")
+            raise KrakenError("cannot resume: the configuration differs from the earlier "
+                              "run's (" + "; ".join(diff) + "); give the same options, use "
+                              f"another output file, or {how}", source=meta_path)
+        if meta.get("status") == "complete" and os.path.exists(out) \
+                and not os.path.isdir(parts_dir):
+            log(f"{out} is already complete ({meta.get('rows')} rows); nothing to do")
+            return BatchResult(out, config.deals, 0, config.n_chunks, 0.0, 0.0, 0.0, 0.0, 0,
+                               already_complete=True)
+    else:
+        if not resume and os.path.isdir(parts_dir):
+            n = len([x for x in os.listdir(parts_dir) if x.startswith("chunk-")])
+            raise KrakenError(f"{parts_dir} holds an unfinished run ({n} chunks done): finish "
+                              f"it with --resume (same options), or delete {parts_dir} to "
+                              "start over")
+        for p in (out, meta_path):
+            if os.path.exists(p) and not os.path.isdir(p):
+                os.remove(p)
+        meta = {
+            "tool": "kraken-batch", "version": __version__, "status": "running",
+            "config": cfg,
+            "command": session["command"], "argv": session["argv"],
+            "seed": cfg["seed"], "deals": config.deals, "chunk_size": config.chunk_size,
+            "deal_generation": ("SeedSequence(seed); deal i = permutation i % 64 of "
+                                "default_rng(SeedSequence(seed, spawn_key=(i // 64,))); "
+                                "hands N E S W = cards 0-7, 8-15, 16-23, 24-31"
+                                if not config.input else None),
+            "input": config.input,
+            "rules": cfg["rules"] if cfg["rules"] else "from the input file",
+            "first": cfg["first"] if cfg["first"] else "from the input file",
+            "objectives": list(config.objectives), "format": config.fmt,
+            "columns": [{"name": n, "type": t, "meaning": m} for n, t, m in cols],
+            "timing_columns": list(TIMING_COLUMNS),
+            "note": ("rows are in deal_id order, trumps S H D C within a deal; values in "
+                     "points from the playing team's side (RULES.md section 8); nodes and ms "
+                     "measure the work and vary from run to run (also after a resume): "
+                     "compare runs on the other columns"),
+            "sessions": [],
+        }
+    os.makedirs(parts_dir, exist_ok=True)
+    lock = _lock_dir(parts_dir, out)
+    try:
+        return _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
+                           workers, progress, log)
+    finally:
+        if lock is not None:
+            os.close(lock)
+
+
+def _lock_dir(parts_dir: str, out: str):
+    """Hold an exclusive lock on the work directory: one run at a time per output."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    fd = os.open(parts_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise KrakenError(f"another kraken-batch is writing {out} (its work directory "
+                          f"{parts_dir} is locked)") from None
+    return fd
+
+
+def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns, workers,
+                progress, log) -> BatchResult:
+    import glob
+    for stale in glob.glob(glob.escape(out) + ".tmp.*") + \
+            glob.glob(glob.escape(meta_path) + ".tmp.*"):
+        try:
+            os.remove(stale)        # left by a run killed while writing
+        except OSError:
+            pass
+    done = _done_chunks(parts_dir, config.n_chunks)
+    todo = [k for k in range(config.n_chunks) if k not in done]
+    done_deals = sum(config.chunk_range(k)[1] - config.chunk_range(k)[0] for k in done)
+    if done:
+        log(f"resuming: {len(done)} of {config.n_chunks} chunks ({done_deals} deals) done "
+            "already")
+
+    pool = WorkerPool(workers)
+    session["workers"] = pool.workers
+    meta["sessions"].append(session)
+    meta["status"] = "running"
+    _write_meta(meta_path, meta)
+
+    def tasks():
+        for k in todo:
+            start, stop = config.chunk_range(k)
+            items = None
+            if config.input:
+                items = [(sp.deal.hands, sp.first, sp.rules) for sp in config._specs[start:stop]]
+            yield (k, start, stop, config.seed, config.first, config.rules, items,
+                   config.objectives, parts_dir, columns)
+
+    t0 = time.perf_counter()
+    solved = 0
+    peak = 0.0
+    bar = None
+    if todo:
+        try:
+            with pool:
+                if progress:
+                    from tqdm import tqdm
+                    bar = tqdm(total=config.deals, initial=done_deals, unit="deal",
+                               file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+                for res in pool.run(_solve_chunk, tasks()):
+                    solved += res["deals"]
+                    peak = max(peak, res["maxrss_mb"])
+                    if bar is not None:
+                        bar.update(res["deals"])
+        finally:
+            if bar is not None:
+                bar.close()
+    seconds = time.perf_counter() - t0
+    rows = _assemble(config, out, parts_dir, columns)
+    session["finished"] = _now()
+    session["seconds"] = round(seconds, 3)
+    session["deals_solved"] = solved
+    session["peak_worker_mb"] = round(peak, 1)
+    meta["status"] = "complete"
+    meta["rows"] = rows
+    meta["finished"] = session["finished"]
+    _write_meta(meta_path, meta)
+    shutil.rmtree(parts_dir, ignore_errors=True)
+    return BatchResult(out, config.deals, solved, len(done), seconds,
+                       solved / seconds if seconds > 0 and solved else 0.0, peak,
+                       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+                       pool.workers)
+
+
+def read_results(path: str):
+    """Read a batch output (CSV or Parquet, by the sidecar's format or the file name) into a
+    pandas DataFrame with the column types of :data:`COLUMNS`.  Raises KrakenError for a file
+    that cannot be read or lacks the columns."""
+    import pandas as pd
+    path = os.fspath(path)
+    fmt = None
+    meta = None
+    try:
+        meta = _read_meta(paths_for(path)[1])
+    except KrakenError:
+        meta = None
+    if meta and meta.get("format") in FORMATS:
+        fmt = meta["format"]
+    if fmt is None:
+        fmt = "parquet" if path.lower().endswith((".parquet", ".pq")) else "csv"
+    try:
+        if fmt == "parquet":
+            require_pyarrow()
+            df = pd.read_parquet(path)
+        else:
+            with open(path, "rb") as f:
+                if f.read(4) == b"PAR1":
+                    fmt = "parquet"
+            if fmt == "parquet":
+                require_pyarrow()
+                df = pd.read_parquet(path)
+            else:
+                df = pd.read_csv(path, dtype={"deal": str, "first": str, "trump": str,
+                                              "rules": str})
+    except KrakenError:
+        raise
+    except (OSError, ValueError) as e:
+        raise KrakenError(f"cannot read the batch file: {e}", source=path) from None
+    need = ["deal_id", "deal", "first", "trump", "score", "made"]
+    missing = [c for c in need if c not in df.columns]
+    if missing:
+        raise KrakenError("not a kraken-batch file: missing columns " + ", ".join(missing),
+                          source=path)
+    for c in ("made", "pit"):
+        if c in df.columns and df[c].dtype != bool:
+            df[c] = df[c].astype(str).str.lower().map({"true": True, "false": False,
+                                                        "1": True, "0": False})
+    return df

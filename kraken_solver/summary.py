@@ -1,0 +1,356 @@
+"""Summaries of a ``kraken-batch`` file (``kraken-batch summarize``): trump choice statistics.
+
+Every row of a batch file is one (deal, trump) with its exact double-dummy values (points,
+the playing team's side).  :func:`summarize` describes each trump choice by the first player's
+own holding in that suit (the trump length, and which of the trump jack and nine the hand
+holds) and gives, per group: the number of (deal, trump) rows, the mean score, P(made), the
+mean points (when the file has them) and P(pit) (the playing team can force every trick;
+see :mod:`kraken_solver.batch`).  It also gives the distribution of the best trump's score
+per deal, and how simple trump-choice rules that players use compare with the double-dummy
+best trump: how often they pick a best trump and what they cost, in points per deal.
+
+The trump-choice rules, each a sort key over the four suits of the first player's hand (the
+highest key wins; ties go to the suit first in the order S, H, D, C):
+
+- ``double-dummy best``: the highest score (the yardstick: it always picks a best trump);
+- ``longest suit``: most cards, then most trump points (J 20, 9 14, A 11, T 10, K 4, Q 3);
+- ``most trump points``: most trump points held in the suit, then most cards;
+- ``holds the jack``: a suit whose jack the hand holds, then most cards, then trump points;
+- ``jack and nine``: a suit with both jack and nine, else one with the jack, then most cards,
+  then trump points;
+- ``most of J, 9, A``: most of the three top trumps, then most cards, then trump points;
+- ``best points`` (files with points): the highest double-dummy points, then score;
+- ``random suit``: each suit with probability 1/4 (expectations, no draw).
+
+A rule's *cost* on a deal is the best trump's score minus the score of the trump it picks.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import KrakenError
+
+#: trump points by rank letter (RULES.md rule 3)
+TRUMP_RANK_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
+HONOURS = ("J+9", "J", "9", "neither")
+SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+
+@dataclass
+class Summary:
+    """The tables of :func:`summarize` (pandas DataFrames; scores and points in points,
+    probabilities as fractions 0..1).
+
+    - ``by_length``: per trump length (cards of the trump suit in the first player's hand).
+    - ``by_honours``: per holding of the trump jack and nine: ``J+9``, ``J``, ``9``, ``neither``.
+    - ``by_length_honours``: per (length, honours).
+    - ``best``: the best trump's score per deal: count, mean, std, min, percentiles, max,
+      P(made) of the best trump.
+    - ``best_hist``: histogram of the best trump's score (bins of ``bin_width`` points).
+    - ``rules``: per trump-choice rule: P(picks a best trump), mean cost per deal, mean score,
+      P(made), mean points, P(pit).
+    - ``choices``: per (deal, rule) the chosen trump and its values (for plots).
+    - ``deals``, ``rows``: counts; ``has_points``, ``has_pit``: which columns the file has.
+    """
+    by_length: object
+    by_honours: object
+    by_length_honours: object
+    best: object
+    best_hist: object
+    rules: object
+    choices: object
+    deals: int
+    rows: int
+    has_points: bool
+    has_pit: bool
+    rules_names: list = field(default_factory=list)
+
+
+def hand_features(df):
+    """Per row of a batch DataFrame, the first player's holding in the trump suit:
+    ``length``, ``has_j``, ``has_9``, ``honours`` (``J+9``/``J``/``9``/``neither``),
+    ``trump_points`` (points of the held trumps) and ``top3`` (how many of J, 9, A).
+    Returns a new DataFrame with those columns (same index).  Raises KrakenError for a
+    malformed deal or seat."""
+    import pandas as pd
+
+    deal = df["deal"].astype(str)
+    if not deal.str.match(r"^[NESW]:").all():
+        raise KrakenError("a deal is not PBN text like 'N:S.H.D.C ...'")
+    start = deal.str[0].map({"N": 0, "E": 1, "S": 2, "W": 3})
+    hands = deal.str[2:].str.replace("10", "T", regex=False).str.split(expand=True)
+    if hands.shape[1] != 4:
+        raise KrakenError("a deal does not hold four hands")
+    seat = df["first"].astype(str).str.upper().map({"N": 0, "E": 1, "S": 2, "W": 3})
+    suit = df["trump"].astype(str).str.upper().map(SUIT_ORDER)
+    if seat.isna().any() or suit.isna().any():
+        raise KrakenError("a row has a bad first player or trump")
+    col = ((seat - start) % 4).astype(int).to_numpy()
+    hand = pd.Series(hands.to_numpy()[np.arange(len(df)), col], index=df.index)
+    parts = hand.str.split(".", expand=True)
+    if parts.shape[1] != 4:
+        raise KrakenError("a hand does not have four suits S.H.D.C")
+    held = pd.Series(parts.to_numpy()[np.arange(len(df)), suit.astype(int).to_numpy()],
+                     index=df.index).fillna("").str.upper()
+    out = pd.DataFrame(index=df.index)
+    out["length"] = held.str.len().astype(int)
+    out["has_j"] = held.str.contains("J", regex=False)
+    out["has_9"] = held.str.contains("9", regex=False)
+    out["honours"] = np.select([out.has_j & out.has_9, out.has_j, out.has_9],
+                               ["J+9", "J", "9"], "neither")
+    tp = np.zeros(len(df), dtype=np.int64)
+    for r, p in TRUMP_RANK_POINTS.items():
+        if p:
+            tp += held.str.contains(r, regex=False).to_numpy() * p
+    out["trump_points"] = tp
+    out["top3"] = (out.has_j.astype(int) + out.has_9.astype(int)
+                   + held.str.contains("A", regex=False).astype(int))
+    return out
+
+
+def _group_table(df, keys, has_points, has_pit):
+    agg = {"n": ("score", "size"), "mean_score": ("score", "mean"),
+           "p_made": ("made", "mean")}
+    if has_points:
+        agg["mean_points"] = ("points", "mean")
+    if has_pit:
+        agg["p_pit"] = ("pit", "mean")
+    return df.groupby(keys, sort=True).agg(**agg).reset_index()
+
+
+CHOICE_RULES = (
+    ("double-dummy best", ("score",)),
+    ("longest suit", ("length", "trump_points")),
+    ("most trump points", ("trump_points", "length")),
+    ("holds the jack", ("has_j", "length", "trump_points")),
+    ("jack and nine", ("has_j9", "has_j", "length", "trump_points")),
+    ("most of J, 9, A", ("top3", "length", "trump_points")),
+    ("best points", ("points", "score")),
+)
+
+
+def summarize(df, *, bin_width: int = 50) -> Summary:
+    """Summarize a batch DataFrame (from :func:`kraken_solver.batch.read_results`).
+
+    Every deal must have its four trump rows.  Returns a :class:`Summary`.  Raises
+    KrakenError for an empty file, a deal without all four trumps, or bad deal text."""
+    import pandas as pd
+
+    if len(df) == 0:
+        raise KrakenError("the batch file has no rows")
+    df = df.reset_index(drop=True).copy()
+    counts = df.groupby("deal_id")["trump"].nunique()
+    bad = counts[counts != 4]
+    if len(bad) or df.groupby("deal_id").size().ne(4).any():
+        first_bad = bad.index[0] if len(bad) else df.groupby("deal_id").size().ne(4).idxmax()
+        raise KrakenError("every deal needs its four trump rows (an unfinished file?)",
+                          token=f"deal_id {first_bad}")
+    has_points = "points" in df.columns and df["points"].notna().all()
+    has_pit = "pit" in df.columns and df["pit"].notna().all()
+    df["made"] = df["made"].astype(bool)
+    if has_pit:
+        df["pit"] = df["pit"].astype(bool)
+    feats = hand_features(df)
+    df = pd.concat([df, feats], axis=1)
+    df["has_j9"] = df.has_j & df.has_9
+    df["suit_order"] = df["trump"].str.upper().map(SUIT_ORDER)
+
+    by_length = _group_table(df, ["length"], has_points, has_pit)
+    by_honours = _group_table(df, ["honours"], has_points, has_pit)
+    by_honours["honours"] = pd.Categorical(by_honours["honours"], HONOURS, ordered=True)
+    by_honours = by_honours.sort_values("honours").reset_index(drop=True)
+    by_honours["honours"] = by_honours["honours"].astype(str)
+    blh = _group_table(df, ["length", "honours"], has_points, has_pit)
+    blh["_o"] = blh["honours"].map({h: i for i, h in enumerate(HONOURS)})
+    by_length_honours = blh.sort_values(["length", "_o"]).drop(columns="_o") \
+        .reset_index(drop=True)
+
+    best_score = df.groupby("deal_id")["score"].max()
+    deals = int(best_score.size)
+    q = best_score.quantile([0.05, 0.25, 0.5, 0.75, 0.95])
+    best = pd.DataFrame([{
+        "deals": deals, "mean": best_score.mean(),
+        "std": best_score.std(ddof=1) if deals > 1 else 0.0,
+        "min": int(best_score.min()), "p5": q.loc[0.05], "p25": q.loc[0.25],
+        "median": q.loc[0.5], "p75": q.loc[0.75], "p95": q.loc[0.95],
+        "max": int(best_score.max()), "p_made": float((best_score > 0).mean()),
+    }])
+    lo = int(np.floor(best_score.min() / bin_width) * bin_width)
+    hi = int(np.floor(best_score.max() / bin_width) * bin_width) + bin_width
+    edges = np.arange(lo, hi + 1, bin_width)
+    hist, _ = np.histogram(best_score.to_numpy(), bins=edges)
+    best_hist = pd.DataFrame({"from": edges[:-1], "to": edges[1:] - 1, "deals": hist,
+                              "share": hist / deals})
+
+    df["best"] = df["deal_id"].map(best_score)
+    choices = []
+    rule_rows = []
+    for name, key in CHOICE_RULES:
+        if "points" in key and not has_points:
+            continue
+        order = df.sort_values(["deal_id", *key, "suit_order"],
+                               ascending=[True] + [False] * len(key) + [True])
+        pick = order.drop_duplicates("deal_id", keep="first").copy()
+        pick["rule"] = name
+        choices.append(pick)
+        rule_rows.append(_rule_row(name, pick, has_points, has_pit))
+    # a uniformly random trump: the expectation over the four suits of every deal
+    rnd = {"rule": "random suit", "deals": deals,
+           "p_best": float((df["score"] == df["best"]).mean()),
+           "mean_cost": float((df["best"] - df["score"]).mean()),
+           "mean_score": float(df["score"].mean()), "p_made": float(df["made"].mean())}
+    if has_points:
+        rnd["mean_points"] = float(df["points"].mean())
+    if has_pit:
+        rnd["p_pit"] = float(df["pit"].mean())
+    rule_rows.append(rnd)
+    keep = ["deal_id", "rule", "trump", "score", "made", "best", "length", "honours"] \
+        + (["points"] if has_points else []) + (["pit"] if has_pit else [])
+    choices = pd.concat(choices, ignore_index=True)[keep]
+    choices["cost"] = choices["best"] - choices["score"]
+    return Summary(by_length=by_length, by_honours=by_honours,
+                   by_length_honours=by_length_honours, best=best, best_hist=best_hist,
+                   rules=pd.DataFrame(rule_rows), choices=choices, deals=deals,
+                   rows=len(df), has_points=has_points, has_pit=has_pit,
+                   rules_names=sorted(df["rules"].astype(str).unique())
+                   if "rules" in df.columns else [])
+
+
+def _rule_row(name, pick, has_points, has_pit) -> dict:
+    row = {"rule": name, "deals": len(pick),
+           "p_best": float((pick["score"] == pick["best"]).mean()),
+           "mean_cost": float((pick["best"] - pick["score"]).mean()),
+           "mean_score": float(pick["score"].mean()), "p_made": float(pick["made"].mean())}
+    if has_points:
+        row["mean_points"] = float(pick["points"].mean())
+    if has_pit:
+        row["p_pit"] = float(pick["pit"].mean())
+    return row
+
+
+def _fmt_table(t) -> str:
+    fmt = {}
+    for c in t.columns:
+        if c.startswith("p_") or c == "share":
+            fmt[c] = lambda v: f"{v:.3f}"
+        elif t[c].dtype.kind == "f":
+            fmt[c] = lambda v: f"{v:.1f}"
+    return t.to_string(index=False, formatters=fmt)
+
+
+TABLE_TITLES = (
+    ("by_length", "Per trump length (cards of the trump suit in the first player's hand)"),
+    ("by_honours", "Per trump honours held by the first player (jack and nine of trump)"),
+    ("by_length_honours", "Per trump length and honours"),
+    ("best", "Score of the best trump of each deal"),
+    ("best_hist", "Distribution of the best trump's score"),
+    ("rules", "Trump-choice rules against the double-dummy best trump "
+              "(cost = best score - chosen score, points per deal)"),
+)
+
+
+def format_summary(s: Summary, source: str | None = None) -> str:
+    """The summary as text tables (scores and points in points, probabilities 0..1)."""
+    head = f"{s.deals} deals x 4 trumps = {s.rows} rows"
+    if source:
+        head = f"{source}: {head}"
+    if s.rules_names:
+        head += f"; rules {', '.join(s.rules_names)}"
+    head += ("\nValues: double dummy, points, the playing team's side; P(pit) = the playing "
+             "team can force every trick." if s.has_pit else
+             "\nValues: double dummy, points, the playing team's side.")
+    blocks = [head]
+    for key, title in TABLE_TITLES:
+        blocks.append(f"== {title} ==\n{_fmt_table(getattr(s, key))}")
+    return "\n\n".join(blocks)
+
+
+def write_csv_tables(s: Summary, directory: str) -> list[str]:
+    """Write every table as ``DIR/NAME.csv``; return the paths.  Raises KrakenError when the
+    directory cannot be made."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise KrakenError(f"cannot make the directory: {e.strerror or e}",
+                          source=directory) from None
+    paths = []
+    for key, _ in TABLE_TITLES:
+        p = os.path.join(directory, f"{key}.csv")
+        getattr(s, key).to_csv(p, index=False)
+        paths.append(p)
+    return paths
+
+
+def write_plots(s: Summary, directory: str) -> list[str]:
+    """PNG charts (matplotlib, Agg): ``score_by_rule.png`` (the distribution of the chosen
+    trump's score for each trump-choice rule), ``made_by_length.png`` (P(made) against trump
+    length, with binomial standard errors) and ``best_score.png`` (the best trump's score).
+    Returns the paths.  Raises KrakenError when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise KrakenError("plots need matplotlib: pip install 'matplotlib>=3.7'") from None
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise KrakenError(f"cannot make the directory: {e.strerror or e}",
+                          source=directory) from None
+    paths = []
+
+    rules = list(dict.fromkeys(s.choices["rule"]))
+    data = [s.choices.loc[s.choices.rule == r, "score"].to_numpy() for r in rules]
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rules) + 2.2))
+    major, minor = (int(x) for x in matplotlib.__version__.split(".")[:2])
+    horizontal = {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
+    ax.boxplot(data, showmeans=True, whis=(5, 95), sym="", **horizontal)
+    ax.set_yticks(range(1, len(rules) + 1), [
+        f"{r}\nmean {d.mean():+.0f}, cost {s.rules.set_index('rule').loc[r, 'mean_cost']:.0f}"
+        for r, d in zip(rules, data)], fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("score of the chosen trump (points, playing team's side); "
+                  "box 25-75%, whiskers 5-95%, triangle = mean")
+    ax.set_title(f"Score by trump-choice rule ({s.deals} deals, double dummy)")
+    fig.tight_layout()
+    p = os.path.join(directory, "score_by_rule.png")
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    paths.append(p)
+
+    t = s.by_length
+    se = np.sqrt(t.p_made * (1 - t.p_made) / t.n)
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.errorbar(t.length, t.p_made, yerr=se, marker="o", capsize=3)
+    for x, y, n in zip(t.length, t.p_made, t.n):
+        ax.annotate(f"n={n}", (x, y), textcoords="offset points", xytext=(4, -12), fontsize=7)
+    ax.set_xlabel("trump length in the first player's hand")
+    ax.set_ylabel("P(made), double dummy")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xticks(range(0, int(t.length.max()) + 1))
+    ax.grid(alpha=0.3)
+    ax.set_title("P(made) against trump length")
+    fig.tight_layout()
+    p = os.path.join(directory, "made_by_length.png")
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    paths.append(p)
+
+    h = s.best_hist
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.bar(h["from"], h["deals"], width=(h["to"] - h["from"] + 1) * 0.95, align="edge")
+    ax.axvline(0, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("score of the best trump (points)")
+    ax.set_ylabel("deals")
+    ax.set_title("Best trump's score per deal")
+    fig.tight_layout()
+    p = os.path.join(directory, "best_score.png")
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    paths.append(p)
+    return paths

@@ -1,0 +1,163 @@
+"""Tests of ``kraken-advise`` (kraken_solver.advise, cli/advise.py).
+
+The key check: when ``--known`` fixes all 24 unseen cards, every sample is the same deal and
+the advice must equal ``solve``/``trump_table`` on that deal.  Sampling is checked without
+solving (constraints, determinism, independence of the chunking, uniformity).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from kraken_solver import Deal, Position, solve, trump_table
+from kraken_solver.advise import (advise, doubling_advice, parse_hand, parse_known,
+                                  sample_deals)
+from kraken_solver.batch import forces_pit, generate_deals, worker_searcher
+from kraken_solver.cards import SEATS, SUITS, card_str, cards_of, hand_text, parse_card
+from kraken_solver.cli.advise import main
+from kraken_solver.errors import KrakenError
+
+HAND = "AJ9.K7.T8.A"          # S A J 9, H K 7, D T 8, C A
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def known_args(deal: Deal, skip: int) -> list[str]:
+    out = []
+    for s in range(4):
+        if s != skip:
+            out += ["--known", f"{SEATS[s]}:" + ",".join(card_str(c)
+                                                         for c in cards_of(deal.hands[s]))]
+    return out
+
+
+# ------------------------------------------------------------------------------ input
+def test_parse_hand():
+    m = parse_hand(HAND)
+    assert sorted(card_str(c) for c in cards_of(m)) == sorted(
+        ["SA", "SJ", "S9", "HK", "H7", "DT", "D8", "CA"])
+    assert parse_hand("AJ9.K7.108.A") == m
+    assert hand_text(m) == HAND
+    for bad, what in [("AJ9.K7.T8", "four suits"), ("AJ9.K7.T8.AK", "8 cards"),
+                      ("AJX.K7.T8.A", "rank"), ("AJJ.K7.T8.A", "twice")]:
+        with pytest.raises(KrakenError, match=what):
+            parse_hand(bad)
+
+
+def test_parse_known_and_impossible_constraints():
+    m = parse_hand(HAND)
+    k = parse_known(["E:HA,HQ", "W:SK S7", "E:HA"], 0, m)
+    assert k[0] == m and k[1] == (1 << parse_card("HA")) | (1 << parse_card("HQ"))
+    assert k[3] == (1 << parse_card("SK")) | (1 << parse_card("S7")) and k[2] == 0
+    for items, what in [(["W:SA"], "own hand"), (["E:HA", "W:HA"], "both"),
+                        (["E:HX"], "card"), (["X:HA"], "SEAT:CARDS"), (["E:"], "no card"),
+                        (["N:HA"], "given in full"),
+                        (["E:SK,SQ,ST,S8,S7,HA,HQ,HJ,HT"], "9 known cards")]:
+        with pytest.raises(KrakenError, match=what):
+            parse_known(items, 0, m)
+
+
+# ------------------------------------------------------------------------------ sampling
+def test_samples_respect_constraints_and_do_not_depend_on_chunks():
+    m = parse_hand(HAND)
+    known = parse_known(["E:HA,HQ", "W:SK"], 0, m)
+    deals = sample_deals(known, 7, 0, 70)
+    assert sample_deals(known, 7, 60, 70) == deals[60:]
+    assert sample_deals(known, 7, 0, 5) == deals[:5]
+    assert sample_deals(known, 8, 0, 5) != deals[:5]
+    for d in deals:
+        assert d.hands[0] == m and d.size == 8 and d.all_cards == 0xFFFFFFFF
+        assert d.hands[1] & known[1] == known[1] and d.hands[3] & known[3] == known[3]
+
+
+def test_samples_are_uniform_over_the_other_seats():
+    m = parse_hand(HAND)
+    deals = sample_deals(parse_known([], 0, m), 3, 0, 3000)
+    counts = np.zeros((32, 4))
+    for d in deals:
+        for s in range(4):
+            for c in cards_of(d.hands[s]):
+                counts[c, s] += 1
+    free = [c for c in range(32) if not m >> c & 1]
+    share = counts[free][:, 1:] / len(deals)
+    assert np.all(np.abs(share - 1 / 3) < 0.04)      # 3000 draws: sd about 0.009
+    assert counts[free][:, 0].sum() == 0
+
+
+# ------------------------------------------------------------------------------ advice
+def test_advice_with_every_card_known_equals_solve():
+    deal = generate_deals(21, 0, 1)[0]
+    hand = hand_text(deal.hands[2])
+    r = run(hand, "--seat", "S", "--samples", 3, "--workers", 1, "--json", "--quiet",
+            *known_args(deal, 2))
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.stdout)
+    table = trump_table(deal, "S")
+    assert a["first"] == "S" and a["trump"] is None and a["samples"] == 3
+    for row, t in zip(a["trumps"], table):
+        assert row["trump"] == SUITS[t.trump]
+        assert row["mean_score"] == t.score and row["se_score"] == 0
+        assert row["mean_points"] == t.points and row["p_made"] == float(t.made)
+        assert row["p_pit"] == float(forces_pit(worker_searcher(), Position(deal, t.trump, 2)))
+    best = max(table, key=lambda t: (t.score, -t.trump))
+    assert a["recommended"] == SUITS[best.trump]
+    assert a["doubling"] is None
+
+
+def test_defenders_advice_with_every_card_known_equals_solve():
+    deal = generate_deals(22, 0, 1)[0]
+    hand = hand_text(deal.hands[1])
+    r = run(hand, "--seat", "E", "--trump", "H", "--samples", 2, "--workers", 1, "--json",
+            "--quiet", *known_args(deal, 1))
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.stdout)
+    assert a["first"] == "N"                       # default: the seat before E
+    score = solve(deal, "H", "N", pv=False).value
+    points = solve(deal, "H", "N", objective="points", pv=False).value
+    (row,) = a["trumps"]
+    assert row["mean_score"] == score and row["mean_points"] == points
+    d = a["doubling"]
+    assert d["side"] == "defenders" and d["expected_score"] == score
+    assert d["by_multiplier"] == {str(m): m * score for m in (1, 2, 4, 8)}
+    assert d["double_pays"] == (score < 0) and d["redouble_pays"] == (score > 0)
+    assert d["certain"] is True                    # no spread: the standard error is 0
+    text = run(hand, "--seat", "E", "--trump", "H", "--samples", 1, "--workers", 1,
+               "--ascii", "--quiet", *known_args(deal, 1))
+    assert text.exit_code == 0 and "defenders double (x2): " in text.stdout
+    assert ("pays" if score < 0 else "does not pay") in text.stdout.split("double (x2): ")[1]
+
+
+def test_advice_does_not_depend_on_workers():
+    common = dict(seat="W", trump="D", samples=6, seed=5, known=["N:DJ"])
+    a1 = advise(HAND, workers=1, **common)
+    a2 = advise(HAND, workers=2, **common)
+    assert a1.first == "S"
+    assert (a1.scores == a2.scores).all()
+    assert a1.rows == a2.rows
+    assert a1.rows[0].samples == 6
+
+
+def test_doubling_advice_is_linear_in_the_multiplier():
+    d = doubling_advice(np.array([-40, -20, 0, 20]), 2, "defenders")   # solved at m = 2
+    assert d.expected_score == -5 and d.by_multiplier[8] == -40
+    assert d.double_pays and d.superdouble_pays and not d.redouble_pays
+    assert not d.certain
+    d = doubling_advice(np.array([100, 120, 140]), 1, "playing team")
+    assert d.redouble_pays and not d.double_pays and d.certain
+
+
+def test_cli_errors_are_one_line():
+    for args, what in [(["AJ9.K7.T8"], "four suits"),
+                       ([HAND, "--known", "W:SA"], "own hand"),
+                       ([HAND, "--known", "E:HA", "--known", "S:HA"], "both")]:
+        r = run(*args)
+        assert r.exit_code == 1, r.output
+        assert r.stderr.startswith("kraken-advise: error: ") and r.stderr.count("\n") == 1
+        assert what in r.stderr
+    assert run(HAND, "--samples", 0).exit_code == 2

@@ -1,0 +1,390 @@
+"""Tests of ``kraken-batch`` (kraken_solver.batch, kraken_solver.summary, cli/batch.py).
+
+Full deals take 0.2-0.5 s each for four trumps, so the batches here are a few deals with small
+chunks.  One reference batch (module fixture) is compared with: a run with another number of
+workers and chunk size, a run killed with SIGKILL and resumed, and a run from a deal file in
+Parquet.  Files are compared on every column but the timing columns ``nodes`` and ``ms``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from kraken_solver import Deal, Position, Rules, trump_table
+from kraken_solver.batch import (COLUMNS, GEN_BLOCK, TIMING_COLUMNS, forces_pit,
+                                 generate_deals, read_results, solve_trumps, worker_searcher)
+from kraken_solver.cards import SEATS, SUITS, mask_of
+from kraken_solver.cli.batch import main
+from kraken_solver.summary import hand_features, summarize
+
+SEED = 11
+DEALS = 6
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def values(path):
+    """The batch file without its timing columns."""
+    df = read_results(path)
+    return df.drop(columns=[c for c in TIMING_COLUMNS if c in df.columns])
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted batch: 6 deals, seed 11, score and points, 2 workers, chunks of 2."""
+    out = tmp_path_factory.mktemp("ref") / "ref.csv"
+    r = run("--deals", DEALS, "--seed", SEED, "--out", out, "--objective", "score,points",
+            "--workers", 2, "--chunk-size", 2, "--quiet")
+    assert r.exit_code == 0, r.output
+    return out
+
+
+# ------------------------------------------------------------------------------ deals
+def test_generated_deals_depend_on_seed_and_index_only():
+    all_ = generate_deals(5, 0, GEN_BLOCK + 6)
+    assert len(all_) == GEN_BLOCK + 6
+    assert generate_deals(5, GEN_BLOCK - 2, GEN_BLOCK + 3) == all_[GEN_BLOCK - 2:GEN_BLOCK + 3]
+    assert generate_deals(5, 3, 4) == all_[3:4]
+    assert generate_deals(6, 0, 3) != all_[:3]
+    for d in all_:
+        assert d.size == 8 and d.all_cards == 0xFFFFFFFF
+    # deal i comes from child i // 64 of SeedSequence(seed): its (i % 64)-th permutation
+    child = np.random.SeedSequence(5).spawn(2)[1]
+    rng = np.random.default_rng(child)
+    perms = [rng.permutation(32) for _ in range(3)]
+    p = perms[2]
+    assert all_[GEN_BLOCK + 2] == Deal(tuple(mask_of(int(c) for c in p[8 * k:8 * k + 8])
+                                             for k in range(4)))
+
+
+# ------------------------------------------------------------------------------ pit
+def _can_force_pit(pos: Position) -> bool:
+    """Brute force: can the playing team win every remaining trick?"""
+    if pos.flag_lost:
+        return False
+    if pos.over:
+        return True
+    mine = (pos.to_move & 1) == pos.dteam
+    results = []
+    for c in pos.legal():
+        child = pos.copy()
+        child.play(c)
+        r = _can_force_pit(child)
+        if mine and r:
+            return True
+        if not mine and not r:
+            return False
+        results.append(r)
+    return not mine
+
+
+def test_forces_pit_matches_brute_force():
+    rng = np.random.default_rng(3)
+    searcher = worker_searcher()
+    seen = {True: 0, False: 0}
+    for _ in range(60):
+        size = int(rng.integers(1, 4))
+        perm = rng.permutation(32)
+        deal = Deal(tuple(mask_of(int(c) for c in perm[k * size:(k + 1) * size])
+                          for k in range(4)))
+        trump, first = int(rng.integers(4)), int(rng.integers(4))
+        rules = Rules(pit_bonus=int(rng.choice([0, 100])))
+        pos = Position(deal, trump, first, rules)
+        expected = _can_force_pit(pos)
+        assert forces_pit(searcher, pos) == expected, (str(deal), trump, first)
+        seen[expected] += 1
+    assert seen[True] >= 5 and seen[False] >= 5
+
+
+def test_solve_trumps_equals_trump_table():
+    deal = generate_deals(2, 0, 1)[0]
+    rows = solve_trumps(worker_searcher(), deal, 1, Rules(), points=True)
+    table = trump_table(deal, "E")
+    assert [(r.trump, r.score, r.points, r.made) for r in rows] == \
+        [(t.trump, t.score, t.points, t.made) for t in table]
+    for r in rows:
+        assert r.pit == forces_pit(worker_searcher(), Position(deal, r.trump, 1))
+        assert r.nodes > 0 and r.ms > 0
+
+
+# ------------------------------------------------------------------------------ the file
+def test_reference_file_and_sidecar(reference):
+    df = read_results(reference)
+    assert list(df.columns) == [c[0] for c in COLUMNS]
+    assert len(df) == 4 * DEALS
+    assert df["deal_id"].tolist() == [i for i in range(DEALS) for _ in range(4)]
+    assert df["trump"].tolist() == list(SUITS) * DEALS
+    assert (df["first"] == "N").all() and (df["rules"] == "kraken").all()
+    assert (df["made"] == (df["score"] > 0)).all()
+    deals = generate_deals(SEED, 0, DEALS)
+    assert df["deal"].tolist() == [str(d) for d in deals for _ in range(4)]
+    # values equal a direct solve of deal 0
+    table = trump_table(deals[0], "N")
+    assert df["score"][:4].tolist() == [t.score for t in table]
+    assert df["points"][:4].tolist() == [t.points for t in table]
+    meta = json.loads(open(f"{reference}.meta.json").read())
+    assert meta["status"] == "complete" and meta["rows"] == 4 * DEALS
+    assert meta["seed"] == SEED and meta["deals"] == DEALS and meta["chunk_size"] == 2
+    assert meta["format"] == "csv" and meta["version"]
+    assert meta["rules"]["name"] == "kraken" and meta["rules"]["options"]["pit_bonus"] == 100
+    assert [c["name"] for c in meta["columns"]] == [c[0] for c in COLUMNS]
+    assert meta["timing_columns"] == ["nodes", "ms"]
+    assert "--deals" in meta["command"]
+    assert not os.path.exists(f"{reference}.parts")
+
+
+def test_workers_and_chunk_size_do_not_change_the_file(reference, tmp_path):
+    out = tmp_path / "w1.csv"
+    r = run("--deals", DEALS, "--seed", SEED, "--out", out, "--objective", "score,points",
+            "--workers", 1, "--chunk-size", 4)
+    assert r.exit_code == 0, r.output
+    assert "6 deals x 4 trumps" in r.stderr
+    pd.testing.assert_frame_equal(values(out), values(reference))
+    assert read_results(out)["nodes"].gt(0).all()
+
+
+def _children(pid):
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(d))
+    return kids
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and SIGKILL")
+def test_kill_9_then_resume_gives_the_uninterrupted_file(reference, tmp_path):
+    out = tmp_path / "killed.csv"
+    args = ["--deals", str(DEALS), "--seed", str(SEED), "--out", str(out), "--objective",
+            "score,points", "--workers", "1", "--chunk-size", "1", "--quiet"]
+    proc = subprocess.Popen([sys.executable, "-m", "kraken_solver.cli.batch", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    parts = tmp_path / "killed.csv.parts"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        done = [p for p in (os.listdir(parts) if parts.exists() else []) if ".tmp." not in p]
+        if done or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    workers = _children(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not out.exists()
+    done = [p for p in os.listdir(parts) if ".tmp." not in p]
+    assert 1 <= len(done) < DEALS
+    # the orphaned workers notice their parent is gone and exit
+    deadline = time.time() + 20
+    while any(_alive(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers)
+    meta = json.loads((tmp_path / "killed.csv.meta.json").read_text())
+    assert meta["status"] == "running"
+
+    r = run(*args[:-1], "--resume")
+    assert r.exit_code == 0, r.output
+    assert "resuming" in r.stderr
+    df = read_results(out)
+    assert sorted(df["deal_id"].unique()) == list(range(DEALS))
+    assert df.groupby("deal_id").size().eq(4).all()
+    pd.testing.assert_frame_equal(values(out), values(reference))
+    assert not parts.exists()
+    meta = json.loads((tmp_path / "killed.csv.meta.json").read_text())
+    assert meta["status"] == "complete" and len(meta["sessions"]) == 2
+    # resuming a finished run does nothing
+    r = run(*args[:-1], "--resume")
+    assert r.exit_code == 0 and "already complete" in r.stderr
+
+
+def test_resume_refuses_another_configuration(tmp_path):
+    out = tmp_path / "r.csv"
+    base = ["--deals", 2, "--seed", 4, "--out", out, "--chunk-size", 1, "--workers", 1,
+            "--quiet"]
+    assert run(*base).exit_code == 0
+    os.makedirs(f"{out}.parts")             # as if a run had been interrupted
+    for change in (["--seed", 5], ["--deals", 3], ["--objective", "score,points"],
+                   ["--rules", "klaverjas-rotterdam"], ["--first", "E"],
+                   ["--chunk-size", 2], ["--format", "parquet"]):
+        args = list(base)
+        i = args.index(change[0]) if change[0] in args else None
+        if i is not None:
+            args[i + 1] = change[1]
+        else:
+            args += change
+        r = run(*args, "--resume")
+        assert r.exit_code == 1, (change, r.output)
+        assert r.stderr.startswith("kraken-batch: error: ") and r.stderr.count("\n") == 1
+        assert "configuration differs" in r.stderr
+        assert change[0].lstrip("-").replace("-", "_") in r.stderr
+    # without --resume an unfinished run is not thrown away
+    r = run(*base)
+    assert r.exit_code == 1 and "unfinished run" in r.stderr and "--resume" in r.stderr
+
+
+def test_input_file_in_parquet(reference, tmp_path):
+    pytest.importorskip("pyarrow")
+    deals = generate_deals(SEED, 0, DEALS)
+    src = tmp_path / "deals.txt"
+    src.write_text("".join(f"{d} trump=H\n" for d in deals))   # trump is ignored: all four
+    out = tmp_path / "in.parquet"
+    r = run("--input", src, "--out", out, "--objective", "score,points", "--workers", 2,
+            "--chunk-size", 4, "--quiet")
+    assert r.exit_code == 0, r.output
+    with open(out, "rb") as f:
+        assert f.read(4) == b"PAR1"
+    got = values(out)
+    assert got.dtypes["made"] == bool and got.dtypes["score"].kind == "i"
+    pd.testing.assert_frame_equal(got, values(reference))
+    meta = json.loads(open(f"{out}.meta.json").read())
+    assert meta["format"] == "parquet" and meta["config"]["source"] == "input"
+    assert meta["config"]["input_sha256"]
+
+
+def test_errors_are_one_line(tmp_path):
+    for args, text in [
+        ([], "--deals"),
+        (["--deals", 2], "--out"),
+        (["--deals", 2, "--input", "x.txt", "--out", "o.csv"], "together"),
+        (["--deals", 2, "--out", "o.csv", "--objective", "score,tricks"], "objective"),
+    ]:
+        r = run(*args)
+        assert r.exit_code == 2 and text in r.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text("N:AKQ.J9.T8.7 x\n")
+    r = run("--input", bad, "--out", tmp_path / "o.csv")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("kraken-batch: error: ") and "bad.txt, line 1" in r.stderr
+    played = tmp_path / "played.txt"
+    played.write_text('[Deal "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"]\n[Trump "S"]\n[Play "N"]\nSA\n')
+    r = run("--input", played, "--out", tmp_path / "o.csv")
+    assert r.exit_code == 1 and "played cards" in r.stderr
+    r = run("summarize", tmp_path / "missing.csv")
+    assert r.exit_code == 1 and r.stderr.startswith("kraken-batch: error: ")
+
+
+# ------------------------------------------------------------------------------ summarize
+def _features_by_hand(df):
+    """Trump length and J/9 held by the first player, computed from Deal objects."""
+    rows = []
+    for pbn, first, trump in zip(df["deal"], df["first"], df["trump"]):
+        hand = Deal.from_pbn(pbn).hands[SEATS.index(first)]
+        s = SUITS.index(trump)
+        suit = [c for c in range(s * 8, s * 8 + 8) if hand >> c & 1]
+        rows.append((len(suit), s * 8 + 4 in suit, s * 8 + 2 in suit))
+    return rows
+
+
+def test_summarize_against_pandas_by_hand(reference, tmp_path):
+    df = read_results(reference)
+    feats = _features_by_hand(df)
+    assert list(zip(*[hand_features(df)[c] for c in ("length", "has_j", "has_9")])) == feats
+    df["length"] = [f[0] for f in feats]
+    df["hon"] = ["J+9" if j and n else "J" if j else "9" if n else "neither"
+                 for _, j, n in feats]
+    s = summarize(read_results(reference))
+    for length, g in df.groupby("length"):
+        row = s.by_length.set_index("length").loc[length]
+        assert row["n"] == len(g)
+        assert row["mean_score"] == pytest.approx(g["score"].mean())
+        assert row["p_made"] == pytest.approx((g["score"] > 0).mean())
+        assert row["mean_points"] == pytest.approx(g["points"].mean())
+        assert row["p_pit"] == pytest.approx(g["pit"].mean())
+    assert s.by_honours["n"].sum() == len(df)
+    for hon, g in df.groupby("hon"):
+        assert s.by_honours.set_index("honours").loc[hon, "mean_score"] == \
+            pytest.approx(g["score"].mean())
+    best = df.groupby("deal_id")["score"].max()
+    assert s.best["mean"][0] == pytest.approx(best.mean())
+    assert s.best["p_made"][0] == pytest.approx((best > 0).mean())
+    assert s.best_hist["deals"].sum() == DEALS
+    # "longest suit" by hand: most cards, then trump points, then S H D C
+    pts = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3}
+    cost = []
+    for deal_id, g in df.groupby("deal_id"):
+        hand = Deal.from_pbn(g["deal"].iloc[0]).hands[0]
+
+        def key(t):
+            ranks = [("789TJQKA")[c & 7] for c in range(32)
+                     if hand >> c & 1 and c >> 3 == SUITS.index(t)]
+            return (len(ranks), sum(pts.get(r, 0) for r in ranks), -SUITS.index(t))
+        pick = max(SUITS, key=key)
+        cost.append(best[deal_id] - g.set_index("trump").loc[pick, "score"])
+    rules = s.rules.set_index("rule")
+    assert rules.loc["longest suit", "mean_cost"] == pytest.approx(np.mean(cost))
+    assert rules.loc["longest suit", "p_best"] == pytest.approx(np.mean(np.array(cost) == 0))
+    assert rules.loc["double-dummy best", "mean_cost"] == 0
+    assert rules.loc["double-dummy best", "p_best"] == 1
+    assert rules.loc["random suit", "mean_cost"] == pytest.approx(
+        (df["deal_id"].map(best) - df["score"]).mean())
+
+    r = run("summarize", reference, "--csv", tmp_path / "tables")
+    assert r.exit_code == 0, r.output
+    assert "Per trump length" in r.stdout and "longest suit" in r.stdout
+    t = pd.read_csv(tmp_path / "tables" / "by_length.csv")
+    assert t["n"].sum() == 4 * DEALS
+    pd.testing.assert_frame_equal(t, s.by_length, check_dtype=False)
+
+
+def test_summarize_plots(reference, tmp_path):
+    pytest.importorskip("matplotlib")
+    r = run("summarize", reference, "--plots", tmp_path / "png")
+    assert r.exit_code == 0, r.output
+    for name in ("score_by_rule.png", "made_by_length.png", "best_score.png"):
+        with open(tmp_path / "png" / name, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_summarize_rules_on_a_hand_made_file():
+    # deal 0: N holds S: J 9 7 (3, 34 points), H: A K Q T 8 (5, 28), D: none, C: none
+    # deal 1: N holds S: A K (2), H: J (1), D: 9 8 7 (3), C: Q T (2)
+    d0 = "N:J97.AKQT8.. AKQT8.J97.. ..AKQJT98.7 ..7.AKQJT98"
+    d1 = "N:AK.J.987.QT QJT.AKQ.AK. 987.T98.QJ. .7.T.AKJ987"
+    assert Deal.from_pbn(d0) and Deal.from_pbn(d1)
+    rows = []
+    scores = {0: [40, 10, -100, -120], 1: [-50, 30, 30, -10]}
+    for i, d in enumerate((d0, d1)):
+        for t, sc in zip(SUITS, scores[i]):
+            rows.append({"deal_id": i, "deal": d, "first": "N", "trump": t, "rules": "kraken",
+                         "score": sc, "made": sc > 0, "pit": False, "nodes": 1, "ms": 1.0})
+    s = summarize(pd.DataFrame(rows))
+    r = s.rules.set_index("rule")
+    # best: deal 0 spades 40, deal 1 hearts 30 (tie with diamonds: both best)
+    assert r.loc["double-dummy best", "mean_score"] == 35
+    # longest: deal 0 hearts (5) -> 10, cost 30; deal 1 diamonds (3) -> 30, cost 0
+    assert r.loc["longest suit", "mean_cost"] == 15 and r.loc["longest suit", "p_best"] == 0.5
+    # most trump points: deal 0 spades (J 9 = 34) -> 40; deal 1 hearts (J = 20) -> 30
+    assert r.loc["most trump points", "mean_cost"] == 0
+    # jack: deal 0 spades, deal 1 hearts -> both best
+    assert r.loc["holds the jack", "p_best"] == 1
+    # random: mean of (best - score) over all 8 rows
+    assert r.loc["random suit", "mean_cost"] == pytest.approx(
+        ((40 - 40) + (40 - 10) + (40 + 100) + (40 + 120) + (30 + 50) + 0 + 0 + (30 + 10)) / 8)
+    assert s.by_length.set_index("length").loc[5, "n"] == 1
+    assert s.best["max"][0] == 40 and s.best["min"][0] == 30
+    with pytest.raises(ValueError, match="four trump rows"):
+        summarize(pd.DataFrame(rows[:-1]))
