@@ -9,6 +9,16 @@ import sys
 import click
 
 
+def symbols_ok(stream) -> bool:
+    """Can ``stream`` print the suit symbols? (Else the commands fall back to S H D C.)"""
+    enc = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "\u2660\u2665\u2666\u2663".encode(enc)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
 def guard_output(prog: str):
     """Decorate a command so that a closed or failing standard output (a full disk, a closed
     pipe) ends it with one line on stderr and exit status 1, never a traceback or a silent

@@ -12,21 +12,14 @@ import sys
 
 import click
 
+from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import PRESETS
 
 PROG = "kraken-advise"
-
-
-def _symbols_ok(stream) -> bool:
-    enc = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        "\u2660\u2665\u2666\u2663".encode(enc)
-        return True
-    except (UnicodeEncodeError, LookupError):
-        return False
 
 
 @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -53,6 +46,7 @@ def _symbols_ok(stream) -> bool:
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
+@guard_output(PROG)
 def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, workers, as_json,
          ascii_, quiet):
     """Advise on trump (and doubling) for the known HAND ("S.H.D.C", e.g. AJ9.K7.T8.A).

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import guard_output
+from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
 from kraken_solver.cards import SEATS, SUITS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -261,15 +261,6 @@ def _png_path(ctx, param, value):
     if value is not None and not value.lower().endswith(".png"):
         raise click.BadParameter("the plot is a PNG file: give a name ending in .png")
     return value
-
-
-def _symbols_ok(stream) -> bool:
-    enc = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        "\u2660\u2665\u2666\u2663".encode(enc)
-        return True
-    except (UnicodeEncodeError, LookupError):
-        return False
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

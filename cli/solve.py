@@ -21,7 +21,7 @@ import time
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import guard_output
+from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
 from kraken_solver.cards import SEATS, parse_card
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -87,15 +87,6 @@ def analyse(spec: DealSpec, *, objective: str = "score", searcher=None) -> Analy
         pv_points=line.final_value("points"),
         hand_roem=tuple(hand_roem(spec.deal, trump, spec.first, rules=spec.rules)),
         trump_table=table, nodes=searcher.nodes - n0, seconds=time.perf_counter() - t0)
-
-
-def _symbols_ok(stream) -> bool:
-    enc = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        "\u2660\u2665\u2666\u2663".encode(enc)
-        return True
-    except (UnicodeEncodeError, LookupError):
-        return False
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
