@@ -582,12 +582,16 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             MAXI[ply] = mx
             legal = legal_mask(hands[seat], trick, tl, LD[ply], trump, amsterdam, ut_forced, pw,
                                higher_than)
-            legal = prune_equivalent(legal, hands, seat, trick, tl, zero, higher_than,
-                                     ctx[C_TRICK_ROEM])
-            NM[ply] = order_moves(legal, hands, remaining, trick, tl, LD[ply], seat, trump, pw,
-                                  higher_than, pts,
-                                  moves, ply * 8, scores, history, ctx[C_TRICK_ROEM],
-                                  md == MODE_ROEM, dteam)
+            if legal & (legal - 1) == 0:
+                # a forced card: nothing to order
+                moves[ply * 8] = lowest_bit_index(legal)
+                NM[ply] = 1
+            else:
+                legal = prune_equivalent(legal, hands, seat, trick, tl, zero, higher_than,
+                                         ctx[C_TRICK_ROEM])
+                NM[ply] = order_moves(legal, hands, remaining, trick, tl, LD[ply], seat, trump,
+                                      pw, higher_than, pts, moves, ply * 8, scores, history,
+                                      ctx[C_TRICK_ROEM], md == MODE_ROEM, dteam)
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
