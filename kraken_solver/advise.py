@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .batch import GEN_BLOCK, WorkerPool, solve_trumps, worker_searcher
+from .batch import GEN_BLOCK, WorkerPool, seeded_permutations, solve_trumps, worker_searcher
 from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, parse_card, popcount,
                     sort_for_display)
 from .deal import Deal
@@ -140,23 +140,14 @@ def sample_deals(known, seed: int, start: int, stop: int) -> list[Deal]:
     pool = np.array([c for c in range(32) if not taken >> c & 1], dtype=np.int64)
     need = [8 - popcount(k) for k in known]
     out = []
-    i = start
-    while i < stop:
-        block = i // GEN_BLOCK
-        rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(block,)))
-        end = min(stop, (block + 1) * GEN_BLOCK)
-        for j in range(block * GEN_BLOCK, end):
-            perm = rng.permutation(pool)
-            if j < i:
-                continue
-            hands = list(known)
-            at = 0
-            for s in range(4):
-                for c in perm[at:at + need[s]]:
-                    hands[s] |= 1 << int(c)
-                at += need[s]
-            out.append(Deal(tuple(hands)))
-        i = end
+    for perm in seeded_permutations(seed, pool, start, stop):
+        hands = list(known)
+        at = 0
+        for s in range(4):
+            for c in perm[at:at + need[s]]:
+                hands[s] |= 1 << int(c)
+            at += need[s]
+        out.append(Deal(tuple(hands)))
     return out
 
 

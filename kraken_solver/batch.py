@@ -115,18 +115,23 @@ def generate_deals(seed: int, start: int, stop: int) -> list[Deal]:
     if seed is None or int(seed) < 0 or start < 0 or stop < start:
         raise KrakenError("the seed and the deal range must be >= 0",
                           token=f"{seed} {start}:{stop}")
-    deals = []
+    return [_deal_from_perm(perm) for perm in seeded_permutations(seed, 32, start, stop)]
+
+
+def seeded_permutations(seed: int, pool, start: int, stop: int):
+    """Permutations ``start .. stop-1`` of ``pool`` (an int n for 0..n-1, or an array): number
+    ``i`` is the ``i % GEN_BLOCK``-th draw of ``numpy.random.default_rng`` seeded with child
+    ``i // GEN_BLOCK`` of ``SeedSequence(seed)``, so it does not depend on ``start``."""
     i = start
     while i < stop:
         block = i // GEN_BLOCK
         rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(block,)))
         end = min(stop, (block + 1) * GEN_BLOCK)
         for j in range(block * GEN_BLOCK, end):
-            perm = rng.permutation(32)
+            perm = rng.permutation(pool)
             if j >= i:
-                deals.append(_deal_from_perm(perm))
+                yield perm
         i = end
-    return deals
 
 
 # ----------------------------------------------------------------------------- solving

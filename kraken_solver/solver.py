@@ -246,7 +246,7 @@ class Searcher:
         the parent position's) only steers the probes: the result is exact whatever it is."""
         if pos.over:
             return pos.final_value(objective)
-        lb, ub = self.future_bounds(pos)
+        ub = self.margin_upper_bound(pos)
         if objective == "points":
             g = None if guess is None else guess - pos.past_dpoints
             return pos.past_dpoints + self.probe(pos, K.MODE_POINTS, -1, ub, g)
@@ -298,16 +298,25 @@ class Searcher:
                 step *= grow
         return self.bisect(pos, mode, lo, hi)
 
-    def future_bounds(self, pos: Position) -> tuple[int, int]:
-        """Bounds (lower, upper) on the margin of the rest of the deal, in points."""
+    @staticmethod
+    def roem_bound(pos: Position) -> int:
+        """An upper bound on the trick roem (points) still to fall, the trick on the table
+        included (``_kernels.roem_upper_bound`` on each player's cards)."""
         held = [int(h) for h in pos.hands]
         for j in range(pos.tlen):               # the cards on the table, with their players
             held[(pos.leader + j) % 4] |= 1 << int(pos.trick[j])
         left = held[0] | held[1] | held[2] | held[3]
+        return int(K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4, pos.trump))
+
+    def margin_upper_bound(self, pos: Position) -> int:
+        """An upper bound on the margin (and on the points) of the rest of the deal."""
+        left = int(pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
+        for j in range(pos.tlen):
+            left |= 1 << int(pos.trick[j])
         rest = int(sum(pos.pts[c] for c in cards_of(left))) + pos.last_bonus
         if pos.rules.trick_roem:
-            rest += int(K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4, pos.trump))
-        return -rest - 1, rest + pos.rules.pit_bonus
+            rest += self.roem_bound(pos)
+        return rest + pos.rules.pit_bonus
 
     def bisect(self, pos: Position, mode: int, lo: int, hi: int) -> int:
         """Exact value by null-window probes, given ``lo < value <= hi``; each probe's
@@ -332,11 +341,7 @@ class Searcher:
         guess), then bisect over those totals, never above the roem the cards can still make."""
         def can(w):
             return self.search(pos, K.MODE_ROEM, w, a, a + 1) <= a
-        held = [int(h) for h in pos.hands]
-        for j in range(pos.tlen):
-            held[(pos.leader + j) % 4] |= 1 << int(pos.trick[j])
-        left = held[0] | held[1] | held[2] | held[3]
-        ub = int(K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4, pos.trump))
+        ub = self.roem_bound(pos)
         totals = [w for w in range(0, ub + 1, 10) if w not in (10, 30)]
         lo, hi = 0, len(totals)           # totals[lo] is feasible; totals[hi:] are not
         if guess is not None and guess > 0:

@@ -199,14 +199,8 @@ def summarize(df, *, bin_width: int = 50) -> Summary:
         choices.append(pick)
         rule_rows.append(_rule_row(name, pick, has_points, has_pit))
     # a uniformly random trump: the expectation over the four suits of every deal
-    rnd = {"rule": "random suit", "deals": deals,
-           "p_best": float((df["score"] == df["best"]).mean()),
-           "mean_cost": float((df["best"] - df["score"]).mean()),
-           "mean_score": float(df["score"].mean()), "p_made": float(df["made"].mean())}
-    if has_points:
-        rnd["mean_points"] = float(df["points"].mean())
-    if has_pit:
-        rnd["p_pit"] = float(df["pit"].mean())
+    rnd = _rule_row("random suit", df, has_points, has_pit)
+    rnd["deals"] = deals
     rule_rows.append(rnd)
     keep = ["deal_id", "rule", "trump", "score", "made", "best", "length", "honours"] \
         + (["points"] if has_points else []) + (["pit"] if has_pit else [])
