@@ -79,6 +79,9 @@ def _raise_interrupt(signum, frame):
                    "computed).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Worker processes (default: one per core).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Solve on a Dask cluster: a running scheduler's address, or local:N to "
+                   "start N local worker processes (needs dask.distributed).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default=None,
               help="Output format (default: parquet for a .parquet --out, else csv).")
 @click.option("--chunk-size", type=click.IntRange(1, 100000), default=64, show_default=True,
@@ -88,8 +91,8 @@ def _raise_interrupt(signum, frame):
 @click.option("--quiet", is_flag=True, help="No progress bar and no closing line.")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
-def main(ctx, deals, input_path, seed, out, rules_name, first, objective, workers, fmt,
-         chunk_size, resume, quiet):
+def main(ctx, deals, input_path, seed, out, rules_name, first, objective, workers, scheduler,
+         fmt, chunk_size, resume, quiet):
     """Solve many deals double dummy for all four trumps of the first player.
 
     One row per (deal, trump): deal_id, deal (PBN), first, trump, rules, score, made,
@@ -102,6 +105,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
     Examples:
       kraken-batch --deals 10000 --seed 1 --out results.csv
       kraken-batch --deals 10000 --seed 1 --out results.csv --resume
+      kraken-batch --deals 1000000 --seed 1 --out big.parquet --scheduler tcp://HOST:8786
       kraken-batch summarize results.csv --csv tables/ --plots plots/
     """
     if ctx.invoked_subcommand is not None:
@@ -113,11 +117,18 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         raise click.UsageError("--deals and --input cannot be used together")
     if out is None:
         raise click.UsageError("--out FILE is required")
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
+                               "sets the number of local Dask workers)")
     objectives = _objectives(objective)
     if fmt is None:
         fmt = "parquet" if out.lower().endswith((".parquet", ".pq")) else "csv"
     from kraken_solver.batch import make_config, paths_for, run_batch
     try:
+        if scheduler is not None:
+            from kraken_solver.cluster import parse_scheduler, require_distributed
+            parse_scheduler(scheduler)
+            require_distributed()
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
                              rules=rules_name, objectives=objectives, chunk_size=chunk_size,
                              fmt=fmt)
@@ -131,8 +142,8 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
 
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        res = run_batch(config, out, workers=workers, resume=resume, progress=progress,
-                        command=_command_line(ctx), log=log)
+        res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
+                        progress=progress, command=_command_line(ctx), log=log)
     except KrakenError as err:
         _fail(ctx, err)
     except KeyboardInterrupt:
@@ -146,7 +157,8 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         extra = f" ({res.chunks_reused} chunks from before)" if res.chunks_reused else ""
         click.echo(f"{PROG}: {res.deals} deals x 4 trumps -> {out}{extra}; solved "
                    f"{res.solved} deals in {res.seconds:.1f} s ({res.deals_per_s:.2f} "
-                   f"deals/s) with {res.workers} worker{'s' if res.workers != 1 else ''}, "
+                   f"deals/s) with {res.workers} worker{'s' if res.workers != 1 else ''}"
+                   f"{' (Dask)' if scheduler else ''}, "
                    f"peak memory {res.peak_worker_mb:.0f} MB a worker", err=True)
 
 

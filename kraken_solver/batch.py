@@ -206,16 +206,17 @@ def solve_trumps(searcher, deal, first, rules, *, trumps=(0, 1, 2, 3), points: b
 
 
 # ----------------------------------------------------------------------------- worker pool
-_SEARCHER = None
+_LOCAL = threading.local()
 
 
 def worker_searcher():
-    """This process's Searcher (one per worker process, created on first use)."""
-    global _SEARCHER
-    if _SEARCHER is None:
+    """This thread's Searcher (one per worker process or Dask worker thread, created on first
+    use: a Searcher's transposition table is not shared between threads)."""
+    searcher = getattr(_LOCAL, "searcher", None)
+    if searcher is None:
         from .solver import Searcher
-        _SEARCHER = Searcher()
-    return _SEARCHER
+        searcher = _LOCAL.searcher = Searcher()
+    return searcher
 
 
 def warm_kernels() -> None:
@@ -459,8 +460,10 @@ def rows_of(deal_id: int, deal: Deal, first: int, rules: Rules, results) -> list
 
 
 def _solve_chunk(task) -> dict:
-    """Worker: solve one chunk and write its part file atomically; return a summary."""
-    k, start, stop, seed, first, rules, items, objectives, parts_dir, columns = task
+    """Worker: solve one chunk; return its part file's text (the caller writes it) and a
+    summary of the work."""
+    from . import __version__
+    k, start, stop, seed, first, rules, items, objectives, columns = task
     searcher = worker_searcher()
     t0 = time.perf_counter()
     n0 = searcher.nodes
@@ -475,8 +478,8 @@ def _solve_chunk(task) -> dict:
         results = solve_trumps(searcher, deal, first, rules, points="points" in objectives)
         for row in rows_of(start + i, deal, first, rules, results):
             w.writerow([_csv_value(row[c]) for c in columns])
-    _write_atomic(os.path.join(parts_dir, _part_name(k)), buf.getvalue().encode("utf-8"))
-    return {"chunk": k, "deals": stop - start, "seconds": time.perf_counter() - t0,
+    return {"chunk": k, "deals": stop - start, "text": buf.getvalue(),
+            "seconds": time.perf_counter() - t0, "version": __version__,
             "nodes": searcher.nodes - n0, "pid": os.getpid(),
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
 
@@ -603,16 +606,21 @@ def _copy_part(config, parts_dir, k, header, dst) -> int:
 
 
 def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
-              resume: bool = False, progress: bool = False, command: list[str] | None = None,
-              log=None) -> BatchResult:
+              scheduler: str | None = None, resume: bool = False, progress: bool = False,
+              command: list[str] | None = None, log=None, on_chunk=None) -> BatchResult:
     """Run (or with ``resume`` finish) a batch into ``out``; see the module docstring.
 
-    ``workers``: processes (default one per core); ``progress``: a tqdm bar on stderr
+    ``workers``: processes (default one per core); ``scheduler``: instead of the local
+    process pool, a Dask cluster (``"local:N"`` or a scheduler address ``"tcp://HOST:PORT"``,
+    :mod:`kraken_solver.cluster`): the same rows, part files and resuming; ``on_chunk``: a
+    function called with the pool and each finished chunk's summary (for monitoring);
+    ``progress``: a tqdm bar on stderr
     (deals/s, ETA); ``command``: the command line to record in the sidecar; ``log``: a
     function taking one line of news (resuming, reused chunks).
 
-    Without ``resume`` an unfinished run's work directory makes it refuse (so that no work is
-    thrown away by accident); an earlier finished output is replaced.  With ``resume`` and no
+    Without ``resume`` an unfinished run's work directory with finished chunks makes it
+    refuse (so that no work is thrown away by accident); an earlier finished output is
+    replaced.  With ``resume`` and no
     earlier run, it simply starts.  Raises KrakenError: the configuration differs from the
     sidecar's (resume), unfinished work without resume, a part file that is not complete.
     A worker's error is raised again; Ctrl-C raises KeyboardInterrupt after stopping the
@@ -625,6 +633,7 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
     columns = [c[0] for c in cols]
     cfg = config.to_dict()
     log = log or (lambda line: None)
+    pool = make_pool(workers, scheduler)
     meta = _read_meta(meta_path) if resume else None
     session = {"argv": list(command) if command else None,
                "command": shlex.join(command) if command else None,
@@ -645,8 +654,9 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
             return BatchResult(out, config.deals, 0, config.n_chunks, 0.0, 0.0, 0.0, 0.0, 0,
                                already_complete=True)
     else:
-        if not resume and os.path.isdir(parts_dir):
-            n = len([x for x in os.listdir(parts_dir) if x.startswith("chunk-")])
+        n = len([x for x in os.listdir(parts_dir) if x.startswith("chunk-")]) \
+            if os.path.isdir(parts_dir) else 0
+        if not resume and n:
             raise KrakenError(f"{parts_dir} holds an unfinished run ({n} chunks done): finish "
                               f"it with --resume (same options), or delete {parts_dir} to "
                               "start over")
@@ -678,7 +688,7 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
     lock = _lock_dir(parts_dir, out)
     try:
         return _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
-                           workers, progress, log)
+                           pool, scheduler, progress, log, on_chunk)
     finally:
         if lock is not None:
             os.close(lock)
@@ -700,9 +710,23 @@ def _lock_dir(parts_dir: str, out: str):
     return fd
 
 
-def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns, workers,
-                progress, log) -> BatchResult:
+def make_pool(workers: int | None = None, scheduler: str | None = None):
+    """The pool that solves the chunks: a Dask cluster when ``scheduler`` is given
+    (:class:`kraken_solver.cluster.DaskPool`; ``workers`` must then be None), else the local
+    :class:`WorkerPool` of ``workers`` processes.  Raises KrakenError for a bad combination."""
+    if scheduler is None:
+        return WorkerPool(workers)
+    if workers is not None:
+        raise KrakenError("give either a number of workers or a Dask scheduler (local:N sets "
+                          "the number of local workers)", token=str(workers))
+    from .cluster import DaskPool
+    return DaskPool(scheduler)
+
+
+def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns, pool,
+                scheduler, progress, log, on_chunk) -> BatchResult:
     import glob
+    from . import __version__
     for stale in glob.glob(glob.escape(out) + ".tmp.*") + \
             glob.glob(glob.escape(meta_path) + ".tmp.*"):
         try:
@@ -716,8 +740,8 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
         log(f"resuming: {len(done)} of {config.n_chunks} chunks ({done_deals} deals) done "
             "already")
 
-    pool = WorkerPool(workers)
     session["workers"] = pool.workers
+    session["scheduler"] = scheduler
     meta["sessions"].append(session)
     meta["status"] = "running"
     _write_meta(meta_path, meta)
@@ -729,7 +753,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
             if config.input:
                 items = [(sp.deal.hands, sp.first, sp.rules) for sp in config._specs[start:stop]]
             yield (k, start, stop, config.seed, config.first, config.rules, items,
-                   config.objectives, parts_dir, columns)
+                   config.objectives, columns)
 
     t0 = time.perf_counter()
     solved = 0
@@ -738,13 +762,26 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
     if todo:
         try:
             with pool:
+                if scheduler is not None:
+                    session["workers"] = pool.workers
+                    session["scheduler_address"] = pool.address
+                    log(f"Dask scheduler {pool.address}: {pool.workers} worker thread"
+                        f"{'s' if pool.workers != 1 else ''}")
                 if progress:
                     from tqdm import tqdm
                     bar = tqdm(total=config.deals, initial=done_deals, unit="deal",
                                file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
                 for res in pool.run(_solve_chunk, tasks()):
+                    if res["version"] != __version__:
+                        raise KrakenError(f"a worker runs kraken-solver {res['version']}, "
+                                          f"this is {__version__}: install the same version "
+                                          "on every worker")
+                    _write_atomic(os.path.join(parts_dir, _part_name(res["chunk"])),
+                                  res["text"].encode("utf-8"))
                     solved += res["deals"]
                     peak = max(peak, res["maxrss_mb"])
+                    if on_chunk is not None:
+                        on_chunk(pool, res)
                     if bar is not None:
                         bar.update(res["deals"])
         finally:

@@ -241,9 +241,14 @@ def test_resume_refuses_another_configuration(tmp_path):
         assert r.stderr.startswith("kraken-batch: error: ") and r.stderr.count("\n") == 1
         assert "configuration differs" in r.stderr
         assert change[0].lstrip("-").replace("-", "_") in r.stderr
-    # without --resume an unfinished run is not thrown away
+    # a run that stopped before finishing any chunk has no work to lose: it starts over
+    assert run(*base).exit_code == 0 and not os.path.exists(f"{out}.parts")
+    # without --resume an unfinished run with finished chunks is not thrown away
+    os.makedirs(f"{out}.parts")
+    (tmp_path / "r.csv.parts" / "chunk-0000000.csv").write_text("as if finished\n")
     r = run(*base)
-    assert r.exit_code == 1 and "unfinished run" in r.stderr and "--resume" in r.stderr
+    assert r.exit_code == 1 and "unfinished run (1 chunks done)" in r.stderr
+    assert "--resume" in r.stderr
 
 
 def test_input_file_in_parquet(reference, tmp_path):
