@@ -19,7 +19,8 @@ from kraken_solver.rules import as_rules
 
 @click.command(name="kraken-bench")
 @click.option("--suite", default="random-100-seed1", show_default=True,
-              help="random-N-seedS: N seeded full deals.")
+              help="random-N-seedS (N seeded full deals), or a deal file NAME.txt such as "
+                   "benchmarks/suites/hard-25.txt.")
 @click.option("--rules", "rules_name", default="kraken", show_default=True,
               help="Rules preset: kraken, kraken-amsterdam, klaverjas-rotterdam, "
                    "klaverjas-amsterdam.")

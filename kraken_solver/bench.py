@@ -1,8 +1,11 @@
 """Benchmark suites and runner for the solver (``kraken-bench``).
 
-A suite is a fixed, seeded set of full 8-card deals: ``random-N-seedS`` is N deals drawn with
-NumPy from ``SeedSequence(S)`` (one child sequence per deal), so a suite is the same on every
-machine.  Every deal is solved for all four trumps with N as first player.  The runner reports
+A suite is a fixed set of full 8-card deals: ``random-N-seedS`` is N deals drawn with NumPy
+from ``SeedSequence(S)`` (one child sequence per deal), so a suite is the same on every
+machine; or a deal file (any path ending in ``.txt``, e.g. the stored hard set
+``benchmarks/suites/hard-25.txt``), whose deals are taken in file order.  Every deal is solved
+for all four trumps with N as first player, under the rules given to the runner (the file's
+own first player, trump and rules tags are not used).  The runner reports
 the number of solves; median, p95 and max milliseconds per (deal, trump) solve; mean and max
 nodes; nodes per second; the Numba load/compile time (timed apart, never mixed into solve
 times); peak memory; and a checksum of the values, so that a speed-up is proven to give the
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
 import re
 import resource
@@ -29,13 +33,29 @@ from .solver import Position, Searcher, default_searcher
 SUITE_RE = re.compile(r"^random-(\d+)-seed(\d+)$")
 
 
+def suite_name(suite: str) -> str:
+    """The name a report gives ``suite``: ``random-N-seedS`` as is, a deal file by its stem."""
+    if SUITE_RE.match(suite):
+        return suite
+    return os.path.splitext(os.path.basename(suite))[0]
+
+
 def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
-    """The deals of a named suite ``random-N-seedS`` (N >= 1), or its first ``limit`` deals.
-    Raises KrakenError for another name."""
+    """The deals of a suite ``random-N-seedS`` (N >= 1) or of a deal file ``*.txt`` (full
+    deals, no played cards), or their first ``limit`` deals.  Raises KrakenError for another
+    name, and the errors of :func:`~kraken_solver.dealfile.parse_deal_file` for a bad file."""
+    if name.endswith(".txt") and not SUITE_RE.match(name):
+        from .dealfile import parse_deal_file
+        specs = parse_deal_file(name)
+        for spec in specs:
+            if spec.played:
+                raise KrakenError("a benchmark suite holds deals as dealt; this deal has "
+                                  "played cards", source=spec.source, line=spec.line)
+        return [spec.deal for spec in specs[:limit]]
     m = SUITE_RE.match(name)
     if not m or int(m.group(1)) < 1:
-        raise KrakenError("a suite is named random-N-seedS with N >= 1, e.g. random-100-seed1",
-                          token=name)
+        raise KrakenError("a suite is random-N-seedS with N >= 1 (e.g. random-100-seed1) or a "
+                          "deal file NAME.txt", token=name)
     n, seed = int(m.group(1)), int(m.group(2))
     if limit is not None:
         n = min(n, limit)
@@ -82,7 +102,8 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
     ms_a = np.array(ms)
     nodes_a = np.array(nodes)
     return {
-        "suite": name, "deals": len(deals), "solves": len(ms), "rules": rules.name,
+        "suite": suite_name(name), "deals": len(deals),
+        "deals_checksum": hashlib.sha256(" ".join(str(d) for d in deals).encode()).hexdigest()[:16], "solves": len(ms), "rules": rules.name,
         "objective": objective, "first": "N",
         "median_ms": float(np.median(ms_a)), "p95_ms": float(np.percentile(ms_a, 95)),
         "max_ms": float(ms_a.max()), "mean_ms": float(ms_a.mean()),
@@ -124,8 +145,13 @@ def check_against(report: dict, expected_path: str) -> list[str]:
     problems = []
     # random-N-seedS is a prefix of random-M-seedS: compare the deals both hold
     seeds = [SUITE_RE.match(str(r.get("suite", ""))) for r in (expected, report)]
-    if not (seeds[0] and seeds[1] and seeds[0].group(2) == seeds[1].group(2)):
+    same_seed = seeds[0] and seeds[1] and seeds[0].group(2) == seeds[1].group(2)
+    if not same_seed and expected.get("suite") != report.get("suite"):
         problems.append(f"suite: expected {expected.get('suite')!r}, ran {report.get('suite')!r}")
+    elif (not same_seed and expected.get("deals") == report.get("deals")
+          and expected.get("deals_checksum") not in (None, report.get("deals_checksum"))):
+        problems.append("suite: the deals differ from the stored report's (deals checksum "
+                        f"{expected.get('deals_checksum')}, ran {report.get('deals_checksum')})")
     for key in ("objective", "rules"):
         if expected.get(key) != report.get(key):
             problems.append(f"{key}: expected {expected.get(key)!r}, ran {report.get(key)!r}")

@@ -82,3 +82,30 @@ def test_empty_suite_and_unreadable_report_are_clean_errors(tmp_path):
     assert res.exit_code == 1
     assert "cannot read the stored report" in res.output
     assert "Traceback" not in res.output
+
+
+def test_a_deal_file_is_a_suite(tmp_path):
+    deals = random_deals(2, 5)
+    path = tmp_path / "two.txt"
+    path.write_text("% two deals\n" + "\n".join(str(d) for d in deals) + "\n")
+    assert suite_deals(str(path)) == deals
+    report = run_suite(str(path), Rules(), "points")
+    assert report["suite"] == "two" and report["deals"] == 2
+    assert report["values"] == run_suite("random-2-seed5", Rules(), "points")["values"]
+    stored = tmp_path / "two.json"
+    stored.write_text(json.dumps(report))
+    assert check_against(report, str(stored)) == []
+    # another file of the same name but other deals is not the stored suite
+    other = tmp_path / "other" / "two.txt"
+    other.parent.mkdir()
+    other.write_text("\n".join(str(d) for d in random_deals(2, 6)) + "\n")
+    problems = check_against(run_suite(str(other), Rules(), "points"), str(stored))
+    assert problems and problems[0].startswith("suite: the deals differ")
+
+
+def test_a_suite_file_with_played_cards_is_refused(tmp_path):
+    path = tmp_path / "played.txt"
+    path.write_text('[Deal "N:AKQJT987... .AKQJT987.. ..AKQJT987. ...AKQJT987"]\n'
+                    '[Trump "S"]\n[Play "N"]\nSA\n')
+    res = CliRunner().invoke(bench_main, ["--suite", str(path), "--quiet"])
+    assert res.exit_code == 1 and "played cards" in res.output and str(path) in res.output
