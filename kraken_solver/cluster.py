@@ -58,6 +58,12 @@ def parse_scheduler(text: str) -> tuple[str, object]:
     raise KrakenError("expected a scheduler address tcp://HOST:PORT or local:N", token=text)
 
 
+def one_line(err: BaseException, limit: int = 300) -> str:
+    """``Type: message`` of an exception on one line, at most ``limit`` characters."""
+    text = " ".join(f"{type(err).__name__}: {err}".split()).rstrip(": ")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def require_distributed():
     """Import dask.distributed or raise KrakenError saying how to install it."""
     try:
@@ -120,12 +126,11 @@ class DaskPool:
             self.close()
             what = ("start a local Dask cluster" if self.kind == "local"
                     else f"use the Dask scheduler at {self.target}")
-            raise KrakenError(f"cannot {what}: {type(e).__name__}: {e}".rstrip(": "),
-                              token=self.scheduler) from None
+            raise KrakenError(f"cannot {what}: {one_line(e)}", token=self.scheduler) from None
         except Exception as e:
             self.close()
             raise KrakenError(f"the Dask workers cannot run kraken-solver: "
-                              f"{type(e).__name__}: {e} (install kraken-solver "
+                              f"{one_line(e)} (install kraken-solver "
                               f"{__version__} on every worker)", token=self.scheduler) from None
         wrong = {addr: i["version"] for addr, i in infos.items() if i["version"] != __version__}
         if wrong:
@@ -213,7 +218,8 @@ class DaskPool:
                 result = fut.result()
             except Exception as e:
                 raise KrakenError(f"chunk {names.get(fut.key, fut.key)} failed on the Dask "
-                                  f"cluster: {type(e).__name__}: {e}") from None
+                                  f"cluster: {one_line(e)}; the finished chunks "
+                                  "are kept (--resume)") from None
             finally:
                 self._pending = [f for f in self._pending if f.key != fut.key]
                 names.pop(fut.key, None)

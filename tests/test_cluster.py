@@ -200,5 +200,6 @@ def test_a_chunk_that_kills_every_worker_fails_the_batch_clearly():
         pool = DaskPool("local:1")
         with pool:
             with pytest.raises(KrakenError, match=r"chunk 7 failed on the Dask cluster: "
-                                                  r"KilledWorker"):
+                                                  r"KilledWorker") as e:
                 list(pool.run(die, [(7, "x")]))
+    assert "\n" not in str(e.value) and "--resume" in str(e.value)
