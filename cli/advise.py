@@ -41,14 +41,16 @@ PROG = "kraken-advise"
               help="Cards known to be in a seat's hand, e.g. E:HA,HK (repeatable).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Worker processes (default: one per core).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Solve on a Dask cluster, as kraken-batch --scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @click.option("--ascii", "ascii_", is_flag=True, help="Suit letters instead of symbols.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
 @guard_output(PROG)
-def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, workers, as_json,
-         ascii_, quiet):
+def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, workers, scheduler,
+         as_json, ascii_, quiet):
     """Advise on trump (and doubling) for the known HAND ("S.H.D.C", e.g. AJ9.K7.T8.A).
 
     The other 24 cards are dealt at random to the other three seats (respecting --known),
@@ -60,13 +62,17 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
     Values are in points, from the playing team's side (the first player's team).
     """
     from kraken_solver.advise import advise, format_advice
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
+                               "sets the number of local Dask workers)")
     bar = None
     try:
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
             bar = tqdm(total=samples, unit="sample", file=sys.stderr, dynamic_ncols=True)
         a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
-                   rules=rules_name, known=known, workers=workers, progress=bar)
+                   rules=rules_name, known=known, workers=workers, scheduler=scheduler,
+                   progress=bar)
     except KrakenError as err:
         if bar is not None:
             bar.close()

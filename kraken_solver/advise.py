@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .batch import GEN_BLOCK, WorkerPool, seeded_permutations, solve_trumps, worker_searcher
+from .batch import GEN_BLOCK, make_pool, seeded_permutations, solve_trumps, worker_searcher
 from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, parse_card, popcount,
                     sort_for_display)
 from .deal import Deal
@@ -259,14 +259,16 @@ def doubling_advice(scores: np.ndarray, multiplier: int, side: str) -> DoublingA
 
 
 def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed: int = 1,
-           rules=None, known=(), workers: int | None = None, progress=None) -> Advice:
+           rules=None, known=(), workers: int | None = None, scheduler: str | None = None,
+           progress=None) -> Advice:
     """Estimate the value of each trump (or of ``trump``) for a known hand by sampling.
 
     ``hand``: ``"S.H.D.C"`` text or a mask (8 cards) of ``seat``; ``first``: the first player
     (default: ``seat`` when choosing trump; with a given ``trump``, the seat before ``seat``,
     so that ``seat`` defends: N for E); ``samples``: deals to draw; ``seed``: SeedSequence
     seed; ``rules``: Rules/preset; ``known``: ``"E:HA,HK"`` strings; ``workers``: processes
-    (default one per core); ``progress``: a tqdm-like object with ``update(n)``, or None.
+    (default one per core), or ``scheduler``: a Dask cluster (``"local:N"`` or
+    ``"tcp://HOST:PORT"``, as ``kraken-batch --scheduler``); ``progress``: a tqdm-like object with ``update(n)``, or None.
 
     Returns :class:`Advice` (values in points, the playing team's side).  Raises DealError for
     a bad hand, CardParseError/KrakenError for bad or impossible ``known`` constraints and a
@@ -291,15 +293,16 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     known_masks = parse_known(list(known), seat_i, mask)
     trumps = (trump_i,) if trump_i is not None else (0, 1, 2, 3)
 
-    pool = WorkerPool(workers)
-    chunk = max(1, min(GEN_BLOCK, -(-samples // (4 * pool.workers))))
-    tasks = [(a, min(samples, a + chunk), seed, tuple(known_masks), first_i, rules_r, trumps)
-             for a in range(0, samples, chunk)]
+    pool = make_pool(workers, scheduler)
     t0 = time.perf_counter()
     results = []
     nodes = 0
     peak = 0.0
     with pool:
+        # the samples do not depend on the chunks (sample i comes from the seed and i)
+        chunk = max(1, min(GEN_BLOCK, -(-samples // (4 * max(1, pool.workers)))))
+        tasks = [(a, min(samples, a + chunk), seed, tuple(known_masks), first_i, rules_r,
+                  trumps) for a in range(0, samples, chunk)]
         for res in pool.run(_advise_chunk, tasks):
             results.append(res)
             nodes += res["nodes"]

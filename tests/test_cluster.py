@@ -203,3 +203,15 @@ def test_a_chunk_that_kills_every_worker_fails_the_batch_clearly():
                                                   r"KilledWorker") as e:
                 list(pool.run(die, [(7, "x")]))
     assert "\n" not in str(e.value) and "--resume" in str(e.value)
+
+
+def test_advise_on_the_cluster_equals_the_local_pool(cluster):
+    from kraken_solver.advise import advise
+    kw = dict(seat="E", trump="H", samples=6, seed=4, known=("N:HJ",))
+    here = advise("AJ9.K7.T8.A", workers=1, **kw)
+    there = advise("AJ9.K7.T8.A", scheduler=cluster.scheduler_address, **kw)
+    assert (there.scores == here.scores).all() and there.workers == 2
+    assert [r.__dict__ for r in there.rows] == [r.__dict__ for r in here.rows]
+    r = CliRunner().invoke(__import__("kraken_solver.cli.advise", fromlist=["main"]).main,
+                           ["AJ9.K7.T8.A", "--scheduler", "local:0"])
+    assert r.exit_code == 1 and "local:0" in r.stderr and r.stderr.count("\n") == 1
