@@ -14,10 +14,11 @@ Deals
 
 Work
     The deals are cut into chunks of ``chunk_size`` deals.  A pool of worker processes (one
-    :class:`~kraken_solver.solver.Searcher` each) solves chunk after chunk; each finished chunk
-    is written to a part file in the work directory ``OUT.parts/`` next to the output, to a
-    temporary name first and then renamed (``os.replace``), so a part file is either complete
-    or absent.  When every chunk is done the output is assembled from the parts in chunk order
+    :class:`~kraken_solver.solver.Searcher` each; or the workers of a Dask cluster,
+    :mod:`kraken_solver.cluster`) solves chunk after chunk and sends each chunk's rows back;
+    the calling process writes them to a part file in the work directory ``OUT.parts/`` next
+    to the output, to a temporary name first and then renamed (``os.replace``), so a part
+    file is either complete or absent.  When every chunk is done the output is assembled from the parts in chunk order
     (again through a temporary file and a rename), the sidecar ``OUT.meta.json`` is marked
     complete, and the parts are removed.
 
@@ -612,16 +613,14 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
 
     ``workers``: processes (default one per core); ``scheduler``: instead of the local
     process pool, a Dask cluster (``"local:N"`` or a scheduler address ``"tcp://HOST:PORT"``,
-    :mod:`kraken_solver.cluster`): the same rows, part files and resuming; ``on_chunk``: a
-    function called with the pool and each finished chunk's summary (for monitoring);
-    ``progress``: a tqdm bar on stderr
-    (deals/s, ETA); ``command``: the command line to record in the sidecar; ``log``: a
-    function taking one line of news (resuming, reused chunks).
+    :mod:`kraken_solver.cluster`): the same rows, part files and resuming; ``progress``: a
+    tqdm bar on stderr (deals/s, ETA); ``command``: the command line to record in the
+    sidecar; ``log``: a function taking one line of news (resuming, reused chunks);
+    ``on_chunk``: a function called with the pool and each finished chunk's summary.
 
     Without ``resume`` an unfinished run's work directory with finished chunks makes it
     refuse (so that no work is thrown away by accident); an earlier finished output is
-    replaced.  With ``resume`` and no
-    earlier run, it simply starts.  Raises KrakenError: the configuration differs from the
+    replaced.  With ``resume`` and no earlier run, it simply starts.  Raises KrakenError: the configuration differs from the
     sidecar's (resume), unfinished work without resume, a part file that is not complete.
     A worker's error is raised again; Ctrl-C raises KeyboardInterrupt after stopping the
     workers (every finished chunk stays on disk for a resume)."""

@@ -106,6 +106,8 @@ class DaskPool:
         distributed = require_distributed()
         import logging
         from . import __version__
+        what = ("start a local Dask cluster" if self.kind == "local"
+                else f"use the Dask scheduler at {self.target}")
         try:
             if self.kind == "local":
                 self.cluster = distributed.LocalCluster(
@@ -118,16 +120,12 @@ class DaskPool:
                                                  set_as_default=False)
             self.address = self.client.scheduler.address
             self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-            infos = self.client.run(worker_info)
-        except KrakenError:
+        except Exception as e:      # OSError, TimeoutError, and whatever Dask raises
             self.close()
-            raise
-        except (OSError, TimeoutError, ValueError) as e:
-            self.close()
-            what = ("start a local Dask cluster" if self.kind == "local"
-                    else f"use the Dask scheduler at {self.target}")
             raise KrakenError(f"cannot {what}: {one_line(e)}", token=self.scheduler) from None
-        except Exception as e:
+        try:
+            infos = self.client.run(worker_info)
+        except Exception as e:      # e.g. ModuleNotFoundError on a worker
             self.close()
             raise KrakenError(f"the Dask workers cannot run kraken-solver: "
                               f"{one_line(e)} (install kraken-solver "
