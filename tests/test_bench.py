@@ -109,3 +109,27 @@ def test_a_suite_file_with_played_cards_is_refused(tmp_path):
                     '[Trump "S"]\n[Play "N"]\nSA\n')
     res = CliRunner().invoke(bench_main, ["--suite", str(path), "--quiet"])
     assert res.exit_code == 1 and "played cards" in res.output and str(path) in res.output
+
+
+HARD = Path(__file__).resolve().parent.parent / "benchmarks" / "suites" / "hard-25.txt"
+
+
+@pytest.mark.parametrize("path, rules, objective", [
+    (EXPECTED / "hard-25.kraken.score.json", Rules(), "score"),
+    (EXPECTED / "hard-25.klaverjas-rotterdam-noroem.points.json",
+     Rules.preset("klaverjas-rotterdam", trick_roem=False, hand_roem=False), "points"),
+])
+def test_hard_suite_values_still_hold(path, rules, objective):
+    """The stored hard set: its deals are the stored report's, and the easiest of them (the
+    file is hardest first) still has its stored values."""
+    from kraken_solver.solver import Position, Searcher
+    expected = json.loads(path.read_text())
+    deals = suite_deals(str(HARD))
+    assert expected["suite"] == "hard-25" and expected["deals"] == len(deals) == 25
+    assert expected["checksum"] == checksum(expected["values"])
+    import hashlib
+    assert expected["deals_checksum"] == hashlib.sha256(
+        " ".join(str(d) for d in deals).encode()).hexdigest()[:16]
+    searcher = Searcher()
+    last = [searcher.value(Position(deals[-1], t, 0, rules), objective) for t in range(4)]
+    assert last == expected["values"][-4:]
