@@ -268,7 +268,8 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     so that ``seat`` defends: N for E); ``samples``: deals to draw; ``seed``: SeedSequence
     seed; ``rules``: Rules/preset; ``known``: ``"E:HA,HK"`` strings; ``workers``: processes
     (default one per core), or ``scheduler``: a Dask cluster (``"local:N"`` or
-    ``"tcp://HOST:PORT"``, as ``kraken-batch --scheduler``); ``progress``: a tqdm-like object with ``update(n)``, or None.
+    ``"tcp://HOST:PORT"``, as ``kraken-batch --scheduler``); ``progress``: a tqdm-like
+    object with ``update(n)``, or None.
 
     Returns :class:`Advice` (values in points, the playing team's side).  Raises DealError for
     a bad hand, CardParseError/KrakenError for bad or impossible ``known`` constraints and a

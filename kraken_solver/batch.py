@@ -18,9 +18,9 @@ Work
     :mod:`kraken_solver.cluster`) solves chunk after chunk and sends each chunk's rows back;
     the calling process writes them to a part file in the work directory ``OUT.parts/`` next
     to the output, to a temporary name first and then renamed (``os.replace``), so a part
-    file is either complete or absent.  When every chunk is done the output is assembled from the parts in chunk order
-    (again through a temporary file and a rename), the sidecar ``OUT.meta.json`` is marked
-    complete, and the parts are removed.
+    file is either complete or absent.  When every chunk is done the output is assembled from
+    the parts in chunk order (again through a temporary file and a rename), the sidecar
+    ``OUT.meta.json`` is marked complete, and the parts are removed.
 
 Interruptions
     The run may be killed at any moment (Ctrl-C, ``kill -9``).  ``resume=True`` reuses the part
@@ -620,10 +620,11 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
 
     Without ``resume`` an unfinished run's work directory with finished chunks makes it
     refuse (so that no work is thrown away by accident); an earlier finished output is
-    replaced.  With ``resume`` and no earlier run, it simply starts.  Raises KrakenError: the configuration differs from the
-    sidecar's (resume), unfinished work without resume, a part file that is not complete.
-    A worker's error is raised again; Ctrl-C raises KeyboardInterrupt after stopping the
-    workers (every finished chunk stays on disk for a resume)."""
+    replaced.  With ``resume`` and no earlier run, it simply starts.  Raises KrakenError: the
+    configuration differs from the sidecar's (resume), unfinished work without resume, a part
+    file that is not complete, a bad scheduler or a failed Dask chunk.  A worker's error is
+    raised again; Ctrl-C raises KeyboardInterrupt after stopping the workers (every finished
+    chunk stays on disk for a resume)."""
     from . import __version__
 
     out = os.fspath(out)

@@ -73,6 +73,11 @@ def random_deals(n: int, seed: int) -> list[Deal]:
     return deals
 
 
+def deals_checksum(deals) -> str:
+    """Short SHA-256 of the deals (PBN from N, space separated): which deals a suite holds."""
+    return hashlib.sha256(" ".join(str(d) for d in deals).encode()).hexdigest()[:16]
+
+
 def checksum(values) -> str:
     """Short SHA-256 of a list of integer values."""
     return hashlib.sha256(",".join(str(int(v)) for v in values).encode()).hexdigest()[:16]
@@ -103,7 +108,7 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
     nodes_a = np.array(nodes)
     return {
         "suite": suite_name(name), "deals": len(deals),
-        "deals_checksum": hashlib.sha256(" ".join(str(d) for d in deals).encode()).hexdigest()[:16], "solves": len(ms), "rules": rules.name,
+        "deals_checksum": deals_checksum(deals), "solves": len(ms), "rules": rules.name,
         "objective": objective, "first": "N",
         "median_ms": float(np.median(ms_a)), "p95_ms": float(np.percentile(ms_a, 95)),
         "max_ms": float(ms_a.max()), "mean_ms": float(ms_a.mean()),

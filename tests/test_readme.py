@@ -51,7 +51,8 @@ def test_commands_name_real_options():
         cmd = commands[words[0]]
         if isinstance(cmd, click.Group) and len(words) > 1 and words[1] in cmd.commands:
             cmd = cmd.commands[words[1]]
-        known = {o for p in cmd.params for o in getattr(p, "opts", []) + getattr(p, "secondary_opts", [])}
+        known = {o for p in cmd.params
+                 for o in getattr(p, "opts", []) + getattr(p, "secondary_opts", [])}
         for w in words[1:]:
             if w.startswith("--"):
                 assert w.split("=")[0] in known, f"README: {line!r}: {w} is not an option"
