@@ -93,7 +93,8 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
         click.echo(f"{PROG}: {a.samples} samples x {len(a.rows)} trump"
                    f"{'s' if len(a.rows) != 1 else ''} in {a.seconds:.1f} s "
                    f"({a.samples / a.seconds:.2f} samples/s, {a.nodes:,} nodes) with "
-                   f"{a.workers} worker{'s' if a.workers != 1 else ''}", err=True)
+                   f"{a.workers} worker{'s' if a.workers != 1 else ''}"
+                   f"{' (Dask)' if scheduler else ''}", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 
 import click
 
-from kraken_solver.bench import check_against, format_report, run_suite
+from kraken_solver.bench import check_against, format_report, load_report, run_suite
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import as_rules
 
@@ -40,7 +41,15 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check
     def progress(i, n):
         if not quiet:
             click.echo(f"\r{i}/{n} deals", nl=False, err=True)
+    expected = None
     try:
+        if check_path:
+            # read the stored report first: a bad one fails before the solves, and --json
+            # never replaces the report it is checked against
+            if json_path and os.path.realpath(json_path) == os.path.realpath(check_path):
+                raise KrakenError("--json and --check name the same file: the report would "
+                                  "replace the values it is checked against", token=json_path)
+            expected = load_report(check_path)
         rules = as_rules(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
@@ -56,7 +65,7 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check
         if json_path:
             with open(json_path, "w") as f:
                 json.dump(report, f, indent=1)
-        problems = check_against(report, check_path) if check_path else []
+        problems = check_against(report, expected) if check_path else []
     except OSError as e:
         click.echo(f"kraken-bench: error: cannot write {json_path}: {e.strerror}", err=True)
         sys.exit(1)

@@ -51,6 +51,10 @@ def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
             if spec.played:
                 raise KrakenError("a benchmark suite holds deals as dealt; this deal has "
                                   "played cards", source=spec.source, line=spec.line)
+            if spec.deal.size != 8:
+                raise KrakenError("a benchmark suite holds full deals (8 cards a hand); this "
+                                  f"deal has {spec.deal.size}", source=spec.source,
+                                  line=spec.line)
         return [spec.deal for spec in specs[:limit]]
     m = SUITE_RE.match(name)
     if not m or int(m.group(1)) < 1:
@@ -137,16 +141,24 @@ def format_report(r: dict) -> str:
     ])
 
 
-def check_against(report: dict, expected_path: str) -> list[str]:
-    """Compare the report's values with a stored report; return the differences."""
+def load_report(path: str) -> dict:
+    """A stored kraken-bench JSON report.  Raises KrakenError if it cannot be read or has no
+    ``values`` list."""
     try:
-        with open(expected_path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             expected = json.load(f)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise KrakenError(f"cannot read the stored report: {e}", source=expected_path) from None
+        raise KrakenError(f"cannot read the stored report: {e}", source=path) from None
     if not isinstance(expected, dict) or not isinstance(expected.get("values"), list):
-        raise KrakenError("not a kraken-bench JSON report (no 'values' list)",
-                          source=expected_path)
+        raise KrakenError("not a kraken-bench JSON report (no 'values' list)", source=path)
+    return expected
+
+
+def check_against(report: dict, expected) -> list[str]:
+    """Compare the report's values with a stored report (a dict, or the path of one: see
+    :func:`load_report`); return the differences."""
+    if not isinstance(expected, dict):
+        expected = load_report(expected)
     problems = []
     # random-N-seedS is a prefix of random-M-seedS: compare the deals both hold
     seeds = [SUITE_RE.match(str(r.get("suite", ""))) for r in (expected, report)]

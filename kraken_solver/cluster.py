@@ -30,30 +30,45 @@ from .errors import KrakenError
 
 #: seconds to wait for the scheduler to answer and for the first worker to join
 CONNECT_TIMEOUT = 30.0
+#: loggers quieted while a DaskPool is open (their news reaches the user as one error line)
+QUIET_LOGGERS = ("distributed", "tornado", "asyncio")
 #: seconds between two refreshes of the number of worker threads (workers may join later)
 THREADS_REFRESH = 2.0
 
 
+def max_local_workers() -> int:
+    """The most worker processes ``local:N`` may start: four per core of this machine."""
+    return 4 * (os.cpu_count() or 1)
+
+
+def _host_port(where: str) -> bool:
+    host, sep, port = where.rpartition(":")
+    return bool(sep and host and port.isdigit() and 1 <= int(port) <= 65535)
+
+
 def parse_scheduler(text: str) -> tuple[str, object]:
-    """Check a ``--scheduler`` value: ``("local", N)`` for ``local:N`` (N >= 1 worker
-    processes), ``("address", text)`` for a scheduler address such as ``tcp://HOST:8786``
-    (``tls://``, ``ws://``, ``inproc://`` and a bare ``HOST:PORT`` work too).
-    Raises KrakenError naming the token for anything else."""
+    """Check a ``--scheduler`` value: ``("local", N)`` for ``local:N`` (1 <= N <=
+    :func:`max_local_workers` worker processes), ``("address", text)`` for a scheduler
+    address ``tcp://HOST:PORT`` (``tls://``, ``ws://``, ``wss://`` too; a bare ``HOST:PORT``
+    means tcp).  Raises KrakenError naming the token for anything else."""
     text = (text or "").strip()
     if text.lower().startswith("local"):
         rest = text[5:]
         if rest.startswith(":") and rest[1:].isdigit() and int(rest[1:]) >= 1:
-            return "local", int(rest[1:])
+            n = int(rest[1:])
+            if n > max_local_workers():
+                raise KrakenError(f"local:N starts N worker processes on this machine; at "
+                                  f"most {max_local_workers()} here (4 per core)", token=text)
+            return "local", n
         raise KrakenError("a local cluster is local:N with N >= 1 worker processes",
                           token=text)
     if "://" in text:
         proto, _, where = text.partition("://")
-        if proto in ("tcp", "tls", "ws", "wss", "ucx", "inproc") and where:
+        if proto in ("tcp", "tls", "ws", "wss") and _host_port(where):
             return "address", text
-        raise KrakenError("a scheduler address is tcp://HOST:PORT (or tls://, ws://, wss://, "
-                          "ucx://, inproc://), or local:N", token=text)
-    host, sep, port = text.rpartition(":")
-    if sep and host and port.isdigit():
+        raise KrakenError("a scheduler address is tcp://HOST:PORT (or tls://, ws://, wss://) "
+                          "with a port from 1 to 65535, or local:N", token=text)
+    if _host_port(text):
         return "address", "tcp://" + text
     raise KrakenError("expected a scheduler address tcp://HOST:PORT or local:N", token=text)
 
@@ -100,14 +115,24 @@ class DaskPool:
         self.address = None
         self._pending = []
         self._threads_at = 0.0
+        self._log_levels = {}
 
     # -- connecting
     def __enter__(self):
         distributed = require_distributed()
         import logging
         from . import __version__
+        if self.silence_logs:
+            # Dask logs a lost connection with tracebacks; the caller reports the error on
+            # one line instead
+            names = [n for n in list(logging.root.manager.loggerDict)
+                     if n.split(".")[0] in QUIET_LOGGERS] + list(QUIET_LOGGERS)
+            for name in names:      # Dask sets levels on its child loggers too
+                logger = logging.getLogger(name)
+                self._log_levels.setdefault(name, logger.level)
+                logger.setLevel(logging.CRITICAL + 1)
         what = ("start a local Dask cluster" if self.kind == "local"
-                else f"use the Dask scheduler at {self.target}")
+                else "use the Dask scheduler")
         try:
             if self.kind == "local":
                 self.cluster = distributed.LocalCluster(
@@ -178,6 +203,10 @@ class DaskPool:
             except Exception:  # pragma: no cover
                 pass
         self._pending = []
+        import logging
+        for name, level in self._log_levels.items():
+            logging.getLogger(name).setLevel(level)
+        self._log_levels = {}
 
     terminate = close
 
@@ -216,8 +245,7 @@ class DaskPool:
                 result = fut.result()
             except Exception as e:
                 raise KrakenError(f"chunk {names.get(fut.key, fut.key)} failed on the Dask "
-                                  f"cluster: {one_line(e)}; the finished chunks "
-                                  "are kept (--resume)") from None
+                                  f"cluster: {one_line(e)}") from None
             finally:
                 self._pending = [f for f in self._pending if f.key != fut.key]
                 names.pop(fut.key, None)

@@ -104,6 +104,29 @@ def test_a_deal_file_is_a_suite(tmp_path):
     assert problems and problems[0].startswith("suite: the deals differ")
 
 
+def test_check_is_read_before_solving_and_never_overwritten(tmp_path):
+    stored = tmp_path / "stored.json"
+    stored.write_text(SCORE_FILE.read_text())
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed2", "--quiet",
+                                          "--json", str(stored), "--check", str(stored)])
+    assert res.exit_code == 1 and "--json and --check name the same file" in res.output
+    assert stored.read_text() == SCORE_FILE.read_text()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    out = tmp_path / "out.json"
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed2", "--quiet",
+                                          "--json", str(out), "--check", str(bad)])
+    assert res.exit_code == 1 and "not a kraken-bench JSON report" in res.output
+    assert "median" not in res.output and not out.exists()     # failed before solving
+
+
+def test_a_suite_file_of_short_hands_is_refused(tmp_path):
+    path = tmp_path / "short.txt"
+    path.write_text("N:A... .A.. ..A. ...A\n")
+    with pytest.raises(KrakenError, match="full deals"):
+        suite_deals(str(path))
+
+
 def test_a_suite_file_with_played_cards_is_refused(tmp_path):
     path = tmp_path / "played.txt"
     path.write_text('[Deal "N:AKQJT987... .AKQJT987.. ..AKQJT987. ...AKQJT987"]\n'

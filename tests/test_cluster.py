@@ -22,7 +22,7 @@ distributed = pytest.importorskip("distributed")
 
 from kraken_solver.batch import TIMING_COLUMNS, make_config, read_results, run_batch  # noqa: E402
 from kraken_solver.cli.batch import main  # noqa: E402
-from kraken_solver.cluster import DaskPool, parse_scheduler  # noqa: E402
+from kraken_solver.cluster import DaskPool, max_local_workers, parse_scheduler  # noqa: E402
 from kraken_solver.errors import KrakenError  # noqa: E402
 
 SEED = 23
@@ -68,7 +68,7 @@ def cluster():
 # ------------------------------------------------------------------------------ options
 @pytest.mark.parametrize("text, expected", [
     ("local:1", ("local", 1)),
-    ("local:12", ("local", 12)),
+    ("local:2", ("local", 2)),
     ("tcp://10.0.0.5:8786", ("address", "tcp://10.0.0.5:8786")),
     ("tls://scheduler.example:8786", ("address", "tls://scheduler.example:8786")),
     ("scheduler.example:8786", ("address", "tcp://scheduler.example:8786")),
@@ -78,7 +78,9 @@ def test_parse_scheduler(text, expected):
 
 
 @pytest.mark.parametrize("text", ["local", "local:0", "local:x", "local:-2", "http://h:1",
-                                  "tcp://", "scheduler", "host:port", ""])
+                                  "tcp://", "scheduler", "host:port", "", "tcp://127.0.0.1",
+                                  "tcp://127.0.0.1:99999", "tcp://h:0", "inproc://x", "h:",
+                                  f"local:{max_local_workers() + 1}"])
 def test_parse_scheduler_refuses(text):
     with pytest.raises(KrakenError) as e:
         parse_scheduler(text)
@@ -104,9 +106,11 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     r = run("--deals", 2, "--out", out, "--scheduler", "tcp://127.0.0.1:9")
     assert time.monotonic() - t0 < 20
     assert r.exit_code == 1 and r.stderr.startswith("kraken-batch: error: cannot use the "
-                                                     "Dask scheduler at tcp://127.0.0.1:9")
-    assert r.stderr.count("\n") == 1
-    assert not os.path.exists(out)
+                                                     "Dask scheduler: ")
+    assert r.stderr.count("\n") == 1 and "tcp://127.0.0.1:9" in r.stderr
+    # nothing was solved, so nothing is left behind
+    assert not os.path.exists(out) and not os.path.exists(f"{out}.meta.json")
+    assert not os.path.exists(f"{out}.parts")
     # nothing was solved: the same command with a working pool starts without --resume
     assert run("--deals", 1, "--out", out, "--workers", 1, "--quiet").exit_code == 0
 
@@ -179,6 +183,19 @@ def test_interrupted_dask_run_resumes(cluster, local_pool_file, tmp_path):
     assert res.chunks_reused == 1 and values(out2).equals(values(local_pool_file))
 
 
+def test_a_failed_dask_run_says_how_to_finish(cluster, tmp_path):
+    out = tmp_path / "failed.csv"
+
+    def fail(pool, res):
+        raise KrakenError("chunk 1 failed on the Dask cluster: as if a worker had died")
+
+    with pytest.raises(KrakenError) as e:
+        run_batch(config(), out, scheduler=cluster.scheduler_address, on_chunk=fail)
+    assert str(e.value).endswith("the finished chunks are kept: run the same command with "
+                                 "--resume to finish")
+    assert len(os.listdir(f"{out}.parts")) == 1
+
+
 def test_cli_local_cluster(local_pool_file, tmp_path):
     out = tmp_path / "cli.csv"
     r = run("--deals", DEALS, "--seed", SEED, "--out", out, "--objective", "score,points",
@@ -202,7 +219,7 @@ def test_a_chunk_that_kills_every_worker_fails_the_batch_clearly():
             with pytest.raises(KrakenError, match=r"chunk 7 failed on the Dask cluster: "
                                                   r"KilledWorker") as e:
                 list(pool.run(die, [(7, "x")]))
-    assert "\n" not in str(e.value) and "--resume" in str(e.value)
+    assert "\n" not in str(e.value)
 
 
 def test_advise_on_the_cluster_equals_the_local_pool(cluster):
