@@ -35,6 +35,9 @@ def test_bad_suite_name():
     (SCORE_FILE, Rules(), "score"),
     (POINTS_FILE, Rules.preset("klaverjas-rotterdam", trick_roem=False, hand_roem=False),
      "points"),
+    (EXPECTED / "random-1000-seed1.kraken.score.json", Rules(), "score"),
+    (EXPECTED / "random-1000-seed1.klaverjas-rotterdam-noroem.points.json",
+     Rules.preset("klaverjas-rotterdam", trick_roem=False, hand_roem=False), "points"),
 ])
 def test_stored_values_still_hold(path, rules, objective):
     expected = json.loads(path.read_text())
@@ -44,6 +47,14 @@ def test_stored_values_still_hold(path, rules, objective):
     assert report["rules"] == expected["rules"]
     assert report["values"] == expected["values"][:12]
     assert check_against(report, str(path)) == []
+
+
+def test_the_1000_deal_suites_extend_the_100_deal_ones():
+    for small, big in ((SCORE_FILE, "random-1000-seed1.kraken.score.json"),
+                       (POINTS_FILE, "random-1000-seed1.klaverjas-rotterdam-noroem.points.json")):
+        report = json.loads((EXPECTED / big).read_text())
+        assert report["solves"] == 4000 and report["checksum"] == checksum(report["values"])
+        assert check_against(report, str(small)) == []
 
 
 def test_cli_check_detects_a_changed_value(tmp_path):
