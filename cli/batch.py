@@ -125,10 +125,6 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         fmt = "parquet" if out.lower().endswith((".parquet", ".pq")) else "csv"
     from kraken_solver.batch import make_config, paths_for, run_batch
     try:
-        if scheduler is not None:
-            from kraken_solver.cluster import parse_scheduler, require_distributed
-            parse_scheduler(scheduler)
-            require_distributed()
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
                              rules=rules_name, objectives=objectives, chunk_size=chunk_size,
                              fmt=fmt)

@@ -44,7 +44,7 @@ def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
     """The deals of a suite ``random-N-seedS`` (N >= 1) or of a deal file ``*.txt`` (full
     deals, no played cards), or their first ``limit`` deals.  Raises KrakenError for another
     name, and the errors of :func:`~kraken_solver.dealfile.parse_deal_file` for a bad file."""
-    if name.endswith(".txt") and not SUITE_RE.match(name):
+    if name.endswith(".txt"):
         from .dealfile import parse_deal_file
         specs = parse_deal_file(name)
         for spec in specs:

@@ -208,8 +208,6 @@ class DaskPool:
             logging.getLogger(name).setLevel(level)
         self._log_levels = {}
 
-    terminate = close
-
     # -- running
     def run(self, fn, tasks):
         """Yield ``fn(task)`` for every task as the results arrive, at most two tasks per

@@ -173,6 +173,18 @@ def _parse_rules(value, source, line, col) -> Rules:
         raise _err(RulesError, e.message, source, line, col, value) from None
 
 
+def _set_option(rec, key, value, source, line, col) -> None:
+    """Set ``rec``'s trump, first, rules or double (``key``) from a [Tag] or a key= word."""
+    if key == "trump":
+        rec.trump = _parse_trump(value, source, line, col)
+    elif key == "first":
+        rec.first = _parse_seat(value, "a first player", source, line, col)
+    elif key == "rules":
+        rec.rules = _parse_rules(value, source, line, col)
+    else:
+        rec.double = _parse_double(value, source, line, col)
+
+
 def _parse_double(value, source, line, col) -> int:
     v = value.strip()
     if v.isdigit() and int(v) in MULTIPLIERS:
@@ -302,14 +314,8 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
                            f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
                            col0, f"[{name}]")
             rec.seen[name] = lineno
-            if name == "Trump":
-                rec.trump = _parse_trump(value, source, lineno, vcol)
-            elif name == "First":
-                rec.first = _parse_seat(value, "a first player", source, lineno, vcol)
-            elif name == "Rules":
-                rec.rules = _parse_rules(value, source, lineno, vcol)
-            elif name == "Double":
-                rec.double = _parse_double(value, source, lineno, vcol)
+            if name in ("Trump", "First", "Rules", "Double"):
+                _set_option(rec, name.lower(), value, source, lineno, vcol)
             elif name == "Play":
                 seat = _parse_seat(value, "the seat that leads the play,", source, lineno, vcol)
                 rec.play_seat = (seat, lineno, col0, vcol, value)
@@ -417,14 +423,7 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         vcol = col + len(key) + 1
         if not value:
             raise _err(DealFileError, f"missing value after {key}=", source, lineno, vcol, word)
-        if lkey == "trump":
-            rec.trump = _parse_trump(value, source, lineno, vcol)
-        elif lkey == "first":
-            rec.first = _parse_seat(value, "a first player", source, lineno, vcol)
-        elif lkey == "rules":
-            rec.rules = _parse_rules(value, source, lineno, vcol)
-        elif lkey == "double":
-            rec.double = _parse_double(value, source, lineno, vcol)
+        _set_option(rec, lkey, value, source, lineno, vcol)
 
 
 def parse_deal_file(path, *, trump=None, first=None, rules=None) -> list[DealSpec]:

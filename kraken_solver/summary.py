@@ -279,6 +279,16 @@ def write_csv_tables(s: Summary, directory: str) -> list[str]:
     return paths
 
 
+def _save_png(fig, directory: str, name: str) -> str:
+    """Lay out, write ``DIR/NAME`` and close the figure; return the path."""
+    import matplotlib.pyplot as plt
+    fig.tight_layout()
+    path = os.path.join(directory, name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def write_plots(s: Summary, directory: str) -> list[str]:
     """PNG charts (matplotlib, Agg): ``score_by_rule.png`` (the distribution of the chosen
     trump's score for each trump-choice rule), ``made_by_length.png`` (P(made) against trump
@@ -311,11 +321,7 @@ def write_plots(s: Summary, directory: str) -> list[str]:
     ax.set_xlabel("score of the chosen trump (points, playing team's side); "
                   "box 25-75%, whiskers 5-95%, triangle = mean")
     ax.set_title(f"Score by trump-choice rule ({s.deals} deals, double dummy)")
-    fig.tight_layout()
-    p = os.path.join(directory, "score_by_rule.png")
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(_save_png(fig, directory, "score_by_rule.png"))
 
     t = s.by_length
     se = np.sqrt(t.p_made * (1 - t.p_made) / t.n)
@@ -329,11 +335,7 @@ def write_plots(s: Summary, directory: str) -> list[str]:
     ax.set_xticks(range(0, int(t.length.max()) + 1))
     ax.grid(alpha=0.3)
     ax.set_title("P(made) against trump length")
-    fig.tight_layout()
-    p = os.path.join(directory, "made_by_length.png")
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(_save_png(fig, directory, "made_by_length.png"))
 
     h = s.best_hist
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -342,9 +344,5 @@ def write_plots(s: Summary, directory: str) -> list[str]:
     ax.set_xlabel("score of the best trump (points)")
     ax.set_ylabel("deals")
     ax.set_title("Best trump's score per deal")
-    fig.tight_layout()
-    p = os.path.join(directory, "best_score.png")
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(_save_png(fig, directory, "best_score.png"))
     return paths
