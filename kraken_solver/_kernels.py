@@ -21,7 +21,12 @@ sum over tricks, in one of three modes (see SOLVER-NOTES.md):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
+from llvmlite import ir
+from llvmlite.binding import llvm_version_info
 
 MODE_POINTS = 0
 MODE_MARGIN = 1
@@ -71,20 +76,49 @@ def card_tables(trump, double_spades):
     return pts, pw, higher
 
 
+@intrinsic
+def _ctpop(typingctx, src):
+    """LLVM ctpop (the popcnt instruction)."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return src(src), codegen
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    """Prefetch ``arr[idx]`` into the cache (LLVM's llvm.prefetch: read, high locality, data);
+    a hint with no effect on any value."""
+    if not isinstance(arr, types.Array) or not isinstance(idx, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        # the intrinsic is named after its pointer type: opaque "ptr" from LLVM 17 on (the
+        # only kind there), typed "i8*" before
+        name = "llvm.prefetch.p0" if llvm_version_info[0] >= 17 else "llvm.prefetch.p0i8"
+        fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(arr, idx), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount32(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    return _ctpop(x)
 
 
 @njit(cache=True, inline="always")
 def lowest_bit_index(x):
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+    """Index of the lowest set bit of ``x`` (``x`` != 0)."""
+    return trailing_zeros(x)
 
 
 @njit(cache=True, inline="always")
@@ -109,16 +143,15 @@ def trick_winner_index(trick, tlen, trump, pw):
 
 @njit(cache=True, inline="always")
 def trick_roem(mask, trump):
-    """Roem of a complete trick given as a 4-card mask (RULES.md rules 10-11), in points."""
+    """Roem of a complete trick given as a 4-card mask (RULES.md rules 10-11), in points.  Four
+    cards hold at most one run of three or more, so the four suits are scanned at once."""
+    t3 = mask & (mask >> 1) & (mask >> 2) & 0x3F3F3F3F
     r = 0
-    for s in range(4):
-        x = (mask >> (8 * s)) & 0xFF
-        t3 = x & (x >> 1) & (x >> 2)
-        if t3:
-            if t3 & (x >> 3):
-                r += 50
-            else:
-                r += 20
+    if t3:
+        if t3 & (mask >> 3) & 0x1F1F1F1F:
+            r = 50
+        else:
+            r = 20
     kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
     if (mask & kq) == kq:
         r += 20
@@ -127,60 +160,6 @@ def trick_roem(mask, trump):
             and low == (mask >> 24) & 0xFF:
         r += QUAD_ROEM[lowest_bit_index(low)]
     return r
-
-
-@njit(cache=True, inline="always")
-def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw, higher_than):
-    """Mask of the legal cards of ``hand`` for the player to move (RULES.md rules 8, 9, 9a).
-
-    ``trick[0:tlen]`` are the cards of the trick so far, led by seat ``leader``;
-    ``higher_than`` is the third table of ``card_tables``."""
-    if tlen == 0:
-        return hand
-    led = trick[0] >> 3
-    tshift = 8 * trump
-    trumps = (hand >> tshift) & 0xFF
-    hpow = -1
-    htc = -1
-    for i in range(tlen):
-        c = trick[i]
-        if (c >> 3) == trump and pw[c] > hpow:
-            hpow = pw[c]
-            htc = c
-    if htc >= 0:
-        higher = (hand & higher_than[htc]) >> tshift
-    else:
-        higher = trumps
-    lower = trumps & ~higher
-    follow = hand & (0xFF << (8 * led))
-    if follow:
-        if led != trump:
-            return follow
-        if higher:
-            return higher << tshift
-        return follow
-    # void in the suit led
-    if amsterdam and led != trump:
-        seat = (leader + tlen) & 3
-        wseat = (leader + trick_winner_index(trick, tlen, trump, pw)) & 3
-        if wseat == (seat + 2) & 3:
-            if hpow >= 0:
-                rest = hand & ~(lower << tshift)
-                if rest:
-                    return rest
-            return hand
-    if trumps == 0:
-        return hand
-    if hpow < 0:
-        return trumps << tshift
-    if higher:
-        return higher << tshift
-    if ut_forced:
-        return trumps << tshift
-    non = hand & ~(0xFF << tshift)
-    if non:
-        return non
-    return trumps << tshift
 
 
 @njit(cache=True, inline="always")
@@ -240,24 +219,98 @@ def run_potential(c, others):
 
 
 @njit(cache=True, inline="always")
-def prune_equivalent(legal, hands, seat, trick, tlen, zero, higher_than, roem_on):
+def can_beat(hand, wcard, led, trump, higher_than):
+    """Can a player holding ``hand`` beat ``wcard`` (the winning card) with a legal card?"""
+    ws = wcard >> 3
+    if (hand >> (8 * led)) & 0xFF:
+        if ws == trump and led != trump:
+            return False
+        return (hand & higher_than[wcard]) != 0
+    if ((hand >> (8 * trump)) & 0xFF) == 0:
+        return False
+    if ws != trump:
+        return True
+    return (hand & higher_than[wcard]) != 0
+
+
+@njit(cache=True, inline="always")
+def beats_card(c, wc, led, trump, pw):
+    """Does card ``c`` take over the trick from the winning card ``wc`` (suit led ``led``)?
+    The incremental form of ``trick_winner_index``."""
+    s = c >> 3
+    bs = wc >> 3
+    if s == trump:
+        return bs != trump or pw[c] > pw[wc]
+    return s == led and bs != trump and pw[c] > pw[wc]
+
+
+@njit(cache=True, inline="always")
+def legal_mask_follow(hand, led, wcard, wseat, seat, trump, amsterdam, ut_forced, higher_than):
+    """The legal cards of ``hand`` for ``seat``, a follower (RULES.md rules 8, 9, 9a), given the
+    suit led and the card now winning the trick, ``wcard`` of ``wseat`` (the highest trump on
+    the table, if any, is that card)."""
+    tshift = 8 * trump
+    trumps = (hand >> tshift) & 0xFF
+    trumped = (wcard >> 3) == trump
+    if trumped:
+        higher = (hand & higher_than[wcard]) >> tshift
+    else:
+        higher = trumps
+    follow = hand & (0xFF << (8 * led))
+    if follow:
+        if led != trump:
+            return follow
+        if higher:
+            return higher << tshift
+        return follow
+    # void in the suit led
+    if amsterdam and led != trump:
+        if wseat == (seat + 2) & 3:
+            if trumped:
+                lower = trumps & ~higher
+                rest = hand & ~(lower << tshift)
+                if rest:
+                    return rest
+            return hand
+    if trumps == 0:
+        return hand
+    if not trumped:
+        return trumps << tshift
+    if higher:
+        return higher << tshift
+    if ut_forced:
+        return trumps << tshift
+    non = hand & ~(0xFF << tshift)
+    if non:
+        return non
+    return trumps << tshift
+
+
+@njit(cache=True, inline="always")
+def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw, higher_than):
+    """Mask of the legal cards of ``hand`` for the player to move (RULES.md rules 8, 9, 9a).
+
+    ``trick[0:tlen]`` are the cards of the trick so far, led by seat ``leader``;
+    ``higher_than`` is the third table of ``card_tables``."""
+    if tlen == 0:
+        return hand
+    widx = trick_winner_index(trick, tlen, trump, pw)
+    return legal_mask_follow(hand, trick[0] >> 3, trick[widx], (leader + widx) & 3,
+                             (leader + tlen) & 3, trump, amsterdam, ut_forced, higher_than)
+
+
+@njit(cache=True, inline="always")
+def prune_equivalent(legal, others, zero, higher_than, roem_on):
     """Drop legal cards equivalent to a kept one (searched once, as in DDS): same hand and
     suit, both worth no points (``zero``: the mask of 0-point cards; every other card's points
-    differ within its suit), and no card of another hand or of the trick on the table between
-    them in power, so either card leads to the same value.  With trick roem on, both cards must
-    also be unable to join a run (rule 10); 7s, 8s and 9s make no quad roem."""
+    differ within its suit), and no card of ``others`` (the other hands and the trick on the
+    table) between them in power, so either card leads to the same value.  With trick roem on,
+    both cards must also be unable to join a run (rule 10); 7s, 8s and 9s make no quad roem."""
     cand = legal & zero
-    # only suits with two or more candidates matter
     pairs = cand & (cand - 1)
     if pairs == 0:
         return legal
     out = legal
-    others = 0
-    for p in range(4):
-        if p != seat:
-            others |= hands[p]
-    for i in range(tlen):
-        others |= 1 << trick[i]
     for s in range(4):
         cards = cand & (0xFF << (8 * s))
         if cards & (cards - 1) == 0:
@@ -284,24 +337,10 @@ def prune_equivalent(legal, hands, seat, trick, tlen, zero, higher_than, roem_on
 
 
 @njit(cache=True, inline="always")
-def can_beat(hand, wcard, led, trump, higher_than):
-    """Can a player holding ``hand`` beat ``wcard`` (the winning card) with a legal card?"""
-    ws = wcard >> 3
-    if (hand >> (8 * led)) & 0xFF:
-        if ws == trump and led != trump:
-            return False
-        return (hand & higher_than[wcard]) != 0
-    if ((hand >> (8 * trump)) & 0xFF) == 0:
-        return False
-    if ws != trump:
-        return True
-    return (hand & higher_than[wcard]) != 0
-
-
-@njit(cache=True, inline="always")
-def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, higher_than, pts,
-                moves, base, scores, history, roem_on, roem_mode, dteam):
-    """Write the legal cards into ``moves[base:base+n]`` in search order; return n.
+def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader, seat, trump,
+                pw, higher_than, pts, moves, base, scores, history, roem_on, roem_mode, dteam):
+    """Write the legal cards into ``moves[base:base+n]`` in search order; return n.  The trick
+    so far is ``tmask`` (``tlen`` cards, suit ``led``), won so far by ``wcard`` of ``wseat``.
 
     Leading: a master (highest remaining card of its suit) first, most points first; other
     cards lowest first.  Following: if the card leaves the trick with our side, most points
@@ -309,15 +348,6 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
     n = 0
     m = legal
     team = seat & 1
-    widx = 0
-    wcard = 0
-    wseat = 0
-    led = 0
-    if tlen > 0:
-        widx = trick_winner_index(trick, tlen, trump, pw)
-        wcard = trick[widx]
-        wseat = (leader + widx) & 3
-        led = trick[0] >> 3
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
@@ -325,7 +355,6 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
         if tlen == 0:
             master = (remaining & higher_than[c]) == 0
             if master and s != trump:
-                # ruffable: an opponent void in the suit who holds a trump
                 for k in (1, 3):
                     opp = (seat + k) & 3
                     h = hands[opp]
@@ -335,7 +364,6 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
                 sc = 1000 + pts[c] * 4 + pw[c]
             else:
                 sc = -pts[c] * 4 - pw[c]
-                # a low lead to the partner's master of the suit
                 ph = hands[seat ^ 2] & (0xFF << (8 * s))
                 while ph:
                     pc = lowest_bit_index(ph)
@@ -345,18 +373,12 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
                         break
             sc = sc * 1000000 + history[seat * 32 + c]
         else:
-            bs = wcard >> 3
-            beats = False
-            if s == trump:
-                beats = bs != trump or pw[c] > pw[wcard]
-            elif s == led and bs != trump and pw[c] > pw[wcard]:
-                beats = True
+            beats = beats_card(c, wcard, led, trump, pw)
             if beats:
                 win_team = team
             else:
                 win_team = wseat & 1
             if win_team == team:
-                # our side holds the trick after c: is it safe from the opponents still to play?
                 safe = True
                 wc = c if beats else wcard
                 for k in range(tlen + 1, 4):
@@ -370,10 +392,8 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
             else:
                 sc = -pts[c] * 4 - pw[c]
             if tlen == 3 and roem_on:
-                tm = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << c)
-                rv = trick_roem(tm, trump)
+                rv = trick_roem(tmask | (1 << c), trump)
                 if roem_mode:
-                    # the defenders want roem on the table, the playing team does not
                     if team == dteam:
                         sc -= 4 * rv
                     else:
@@ -393,7 +413,9 @@ def order_moves(legal, hands, remaining, trick, tlen, leader, seat, trump, pw, h
     return n
 
 
-MAXPLY = 34
+# plies on the stack: at most 33 (32 cards, then the end); 64 so that ``ply & 63`` (which
+# tells Numba an index is non-negative, dropping its wraparound code) never changes an index
+MAXPLY = 64
 
 
 @njit(cache=True)
@@ -407,15 +429,24 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     from ``card_tables``; tt_key int64[n], tt_lo/tt_hi/tt_gen int32[n] (n a power of two);
     stats: int64[STATS_LEN], incremented.  Iterative (an explicit stack of plies), since Numba
     cannot cache recursive functions.
+
+    The trick in progress is carried on the stack incrementally: its mask (TM), points (TP),
+    suit led (LED), winning card (WC) and the winner's seat (WS); likewise the cards left (REM).
+    Leader, lost-a-trick flag, roem still needed and mode are kept once a trick (index
+    ``(tlen0 + ply) >> 2``).  A trick boundary's table key and slot are worked out when its trick
+    is completed; before the last card of a trick is chosen, the slots of the positions each
+    legal card leads to are prefetched, so the probe finds them in the cache.
     """
     trump = ctx[C_TRUMP]
     dteam = ctx[C_DTEAM]
     amsterdam = ctx[C_AMSTERDAM]
     ut_forced = ctx[C_UT_FORCED]
     gen = ctx[C_GEN]
-    ttm = ctx[C_TT_MASK]
+    ttm = ctx[C_TT_MASK] & 0x3FFFFFFF  # < 2**28: known non-negative, so is every slot
     use_tt_all = ctx[C_USE_TT] != 0
     pit = ctx[C_PIT]
+    roem_on = ctx[C_TRICK_ROEM] != 0
+    last_bonus = ctx[C_LAST_BONUS]
     moves = np.empty(MAXPLY * 8, dtype=np.int64)
     scores = np.empty(8, dtype=np.int64)
     NM = np.zeros(MAXPLY, dtype=np.int64)
@@ -429,7 +460,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     SLOT = np.zeros(MAXPLY, dtype=np.int64)
     USETT = np.zeros(MAXPLY, dtype=np.int64)
     MAXI = np.zeros(MAXPLY, dtype=np.int64)
-    TL = np.zeros(MAXPLY, dtype=np.int64)
+    # per trick (index (tlen0 + ply) >> 2): leader, D-has-lost-a-trick, roem needed, mode
     LD = np.zeros(MAXPLY, dtype=np.int64)
     FL = np.zeros(MAXPLY, dtype=np.int64)
     ND = np.zeros(MAXPLY, dtype=np.int64)
@@ -438,21 +469,37 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     ADD = np.zeros(MAXPLY, dtype=np.int64)
     SEAT = np.zeros(MAXPLY, dtype=np.int64)
     CARD = np.zeros(MAXPLY, dtype=np.int64)
-    hist = np.zeros(MAXPLY + 4, dtype=np.int64)
+    REM = np.zeros(MAXPLY, dtype=np.int64)
+    TM = np.zeros(MAXPLY, dtype=np.int64)
+    TP = np.zeros(MAXPLY, dtype=np.int64)
+    LED = np.zeros(MAXPLY, dtype=np.int64)
+    WC = np.zeros(MAXPLY, dtype=np.int64)
+    WS = np.zeros(MAXPLY, dtype=np.int64)
     history = np.zeros(128, dtype=np.int64)
-    for j in range(tlen0):
-        hist[j] = trick[j]
+    nodes = 0
+    tt_hits = 0
+    tt_stores = 0
     ply = 0
-    TL[0] = tlen0
     LD[0] = leader0
     FL[0] = flag0
     ND[0] = need0
     MD[0] = mode
+    if tlen0 > 0:
+        widx = trick_winner_index(trick, tlen0, trump, pw)
+        WC[0] = trick[widx]
+        WS[0] = (leader0 + widx) & 3
+        LED[0] = trick[0] >> 3
+        for j in range(tlen0):
+            TM[0] |= 1 << trick[j]
+            TP[0] += pts[trick[j]]
     zero = 0
     for c in range(32):
         if pts[c] == 0:
             zero |= 1 << c
-    left = hands[0] | hands[1] | hands[2] | hands[3]
+    rem0 = hands[0] | hands[1] | hands[2] | hands[3]
+    REM[0] = rem0
+    cnt0 = popcount32(rem0)
+    left = rem0
     while left:
         c = lowest_bit_index(left)
         left &= left - 1
@@ -462,55 +509,65 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
         ND[0] = 0
     A[0] = alpha_in
     B[0] = beta_in
+    if tlen0 == 0 and use_tt_all:
+        md1 = MD[0]
+        fl = FL[0]
+        if md1 == MODE_POINTS or pit == 0:
+            fl = 0
+        key = rem0 | (leader0 << 32) | (fl << 34) | (md1 << 35) | (trump << 37)
+        if md1 == MODE_ROEM:
+            key |= ND[0] << 39
+        KEY[0] = key
+        SLOT[0] = tt_index(key, ttm)
     phase = 0
     ret = 0
     while True:
         if phase == 0:
             # ---- enter the node at ply
-            stats[S_NODES] += 1
-            tl = TL[ply]
-            md = MD[ply]
-            remaining = hands[0] | hands[1] | hands[2] | hands[3]
-            USETT[ply] = 0
-            A0[ply] = A[ply]
-            B0[ply] = B[ply]
+            nodes += 1
+            pos = tlen0 + ply
+            tl = pos & 3
+            k = pos >> 2
+            md = MD[k]
+            remaining = REM[ply]
             phase = 2
             if tl == 0:
-                if remaining == 0:
+                USETT[ply] = 0
+                ncards = cnt0 - ply
+                if ncards == 0:
                     if md == MODE_POINTS:
                         ret = 0
                     elif md == MODE_MARGIN:
-                        ret = pit if FL[ply] == 0 else 0
+                        ret = pit if FL[k] == 0 else 0
                     else:
                         ret = POS_BIG
                     phase = 1
                     continue
-                if popcount32(remaining) == 4:
+                if ncards == 4:
                     # the last trick: one card each, so it plays itself
-                    ld = LD[ply]
+                    ld = LD[k]
                     for j in range(4):
                         trick[j] = lowest_bit_index(hands[(ld + j) & 3])
                     winner = (ld + trick_winner_index(trick, 4, trump, pw)) & 3
-                    tp = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]] \
-                        + ctx[C_LAST_BONUS]
+                    tp = REST[ply] + last_bonus
                     tr = 0
-                    if ctx[C_TRICK_ROEM]:
+                    if roem_on:
                         tr = trick_roem(remaining, trump)
                     d_wins = (winner & 1) == dteam
                     if md == MODE_POINTS:
                         ret = tp + tr if d_wins else 0
-                    elif md == MODE_ROEM and tr < ND[ply]:
+                    elif md == MODE_ROEM and tr < ND[k]:
                         ret = POS_BIG
                     elif d_wins:
-                        ret = tp + tr + (pit if FL[ply] == 0 else 0)
+                        ret = tp + tr + (pit if FL[k] == 0 else 0)
                     else:
                         ret = -(tp + tr)
                     phase = 1
                     continue
                 # bounds from the points (and roem) still to come; the roem bound is only
                 # worked out where it can decide something
-                rest = ctx[C_LAST_BONUS] + REST[ply]
-                pit_left = pit if FL[ply] == 0 else 0
+                rest = last_bonus + REST[ply]
+                pit_left = pit if FL[k] == 0 else 0
                 if md == MODE_POINTS:
                     lb = 0
                     ub = rest
@@ -523,10 +580,10 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     lb = -rest
                     ub = POS_BIG
                     need_roem = True
-                if need_roem and ctx[C_TRICK_ROEM]:
+                if need_roem and roem_on:
                     roem_ub = roem_upper_bound(hands[0], hands[1], hands[2], hands[3],
-                                              popcount32(remaining) >> 2, trump)
-                    if md == MODE_ROEM and roem_ub < ND[ply]:
+                                              ncards >> 2, trump)
+                    if md == MODE_ROEM and roem_ub < ND[k]:
                         ret = POS_BIG
                         phase = 1
                         continue
@@ -543,20 +600,12 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     phase = 1
                     continue
                 if use_tt_all:
-                    fl = FL[ply]
-                    if md == MODE_POINTS or pit == 0:
-                        fl = 0
-                    # key: cards left (32 bits), leader, D-has-lost-a-trick, mode, trump,
-                    # and the roem still needed (MODE_ROEM, < 2**20)
-                    key = remaining | (LD[ply] << 32) | (fl << 34) | (md << 35) | (trump << 37)
-                    if md == MODE_ROEM:
-                        key |= ND[ply] << 39
-                    slot = tt_index(key, ttm)
+                    # KEY and SLOT were set (and prefetched) when the trick was completed
+                    key = KEY[ply]
+                    slot = SLOT[ply]
                     USETT[ply] = 1
-                    KEY[ply] = key
-                    SLOT[ply] = slot
                     if tt_key[slot] == key and tt_gen[slot] == gen:
-                        stats[S_TT_HITS] += 1
+                        tt_hits += 1
                         lo = tt_lo[slot]
                         hi = tt_hi[slot]
                         if lo >= B[ply] or lo == hi:
@@ -571,39 +620,82 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                             A[ply] = lo
                         if hi < B[ply]:
                             B[ply] = hi
-                        A0[ply] = A[ply]
-                        B0[ply] = B[ply]
-            h = tlen0 + ply
-            for j in range(tl):
-                trick[j] = hist[h - tl + j]
-            seat = (LD[ply] + tl) & 3
+                    A0[ply] = A[ply]
+                    B0[ply] = B[ply]
+            seat = (LD[k] + tl) & 3
             SEAT[ply] = seat
             mx = (seat & 1) == dteam
             MAXI[ply] = mx
-            legal = legal_mask(hands[seat], trick, tl, LD[ply], trump, amsterdam, ut_forced, pw,
-                               higher_than)
+            hand = hands[seat]
+            if tl == 0:
+                legal = hand
+            else:
+                legal = legal_mask_follow(hand, LED[ply], WC[ply], WS[ply], seat, trump,
+                                          amsterdam, ut_forced, higher_than)
+                if tl == 3 and use_tt_all and cnt0 - ply > 5:
+                    # fetch the table slots of the next trick's positions into the cache now,
+                    # well ahead of their probes (the same keys as worked out when moving)
+                    m = legal
+                    wc0 = WC[ply]
+                    led0 = LED[ply]
+                    fl0 = FL[k]
+                    nd0 = ND[k]
+                    while m:
+                        c = lowest_bit_index(m)
+                        m &= m - 1
+                        if beats_card(c, wc0, led0, trump, pw):
+                            winner = seat
+                        else:
+                            winner = WS[ply]
+                        fl = fl0 if (winner & 1) == dteam else 1
+                        md1 = md
+                        nd1 = 0
+                        if md == MODE_ROEM:
+                            tr = 0
+                            if roem_on:
+                                tr = trick_roem(TM[ply] | (1 << c), trump)
+                            if nd0 - tr > 0:
+                                nd1 = nd0 - tr
+                            else:
+                                md1 = MODE_MARGIN
+                        if md1 == MODE_POINTS or pit == 0:
+                            fl = 0
+                        key = (remaining ^ (1 << c)) | (winner << 32) | (fl << 34) \
+                            | (md1 << 35) | (trump << 37)
+                        if md1 == MODE_ROEM:
+                            key |= nd1 << 39
+                        slot = tt_index(key, ttm)
+                        prefetch(tt_key, slot)
+                        prefetch(tt_gen, slot)
+                        prefetch(tt_lo, slot)
+                        prefetch(tt_hi, slot)
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
                 moves[ply * 8] = lowest_bit_index(legal)
                 NM[ply] = 1
             else:
-                legal = prune_equivalent(legal, hands, seat, trick, tl, zero, higher_than,
-                                         ctx[C_TRICK_ROEM])
-                NM[ply] = order_moves(legal, hands, remaining, trick, tl, LD[ply], seat, trump,
-                                      pw, higher_than, pts, moves, ply * 8, scores, history,
-                                      ctx[C_TRICK_ROEM], md == MODE_ROEM, dteam)
+                legal = prune_equivalent(legal, (remaining & ~hand) | TM[ply], zero,
+                                           higher_than, roem_on)
+                NM[ply] = order_moves(legal, hands, remaining, TM[ply], tl, WC[ply], WS[ply],
+                                      LED[ply], LD[k], seat, trump, pw, higher_than, pts,
+                                      moves, ply * 8, scores, history, roem_on,
+                                      md == MODE_ROEM, dteam)
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
             # ---- hand the value ``ret`` back to the parent
             if ply == 0:
+                stats[S_NODES] += nodes
+                stats[S_TT_HITS] += tt_hits
+                stats[S_TT_STORES] += tt_stores
                 return ret
-            ply -= 1
-            c = CARD[ply]
+            ply = (ply - 1) & 63
+            c = CARD[ply] & 31
             hands[SEAT[ply]] ^= 1 << c
             v = ret
-            if TL[ply] == 3:
-                if MD[ply] == MODE_ROEM and v >= POS_HALF:
+            pos = tlen0 + ply
+            if pos & 3 == 3:
+                if MD[pos >> 2] == MODE_ROEM and v >= POS_HALF:
                     v = POS_BIG
                 else:
                     v += ADD[ply]
@@ -619,66 +711,96 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     B[ply] = v
             if A[ply] >= B[ply]:
                 IDX[ply] = NM[ply]
-                if TL[ply] == 0:
-                    left = popcount32(hands[0] | hands[1] | hands[2] | hands[3])
+                if pos & 3 == 0:
+                    left = cnt0 - ply
                     history[SEAT[ply] * 32 + c] += left * left
             phase = 2
         else:
             # ---- next move, or the node is finished
             if IDX[ply] < NM[ply]:
-                c = moves[ply * 8 + IDX[ply]]
+                c = moves[ply * 8 + (IDX[ply] & 7)] & 31
                 IDX[ply] += 1
-                tl = TL[ply]
+                pos = tlen0 + ply
+                tl = pos & 3
+                k = pos >> 2
                 seat = SEAT[ply]
-                hands[seat] ^= 1 << c
+                bit = 1 << c
+                hands[seat] ^= bit
                 CARD[ply] = c
-                REST[ply + 1] = REST[ply] - pts[c]
-                h = tlen0 + ply
-                hist[h] = c
-                if tl < 3:
-                    TL[ply + 1] = tl + 1
-                    LD[ply + 1] = LD[ply]
-                    FL[ply + 1] = FL[ply]
-                    ND[ply + 1] = ND[ply]
-                    MD[ply + 1] = MD[ply]
+                pc = pts[c]
+                REST[ply + 1] = REST[ply] - pc
+                REM[ply + 1] = REM[ply] ^ bit
+                if tl == 0:
                     A[ply + 1] = A[ply]
                     B[ply + 1] = B[ply]
+                    TM[ply + 1] = bit
+                    TP[ply + 1] = pc
+                    LED[ply + 1] = c >> 3
+                    WC[ply + 1] = c
+                    WS[ply + 1] = seat
+                elif tl < 3:
+                    A[ply + 1] = A[ply]
+                    B[ply + 1] = B[ply]
+                    TM[ply + 1] = TM[ply] | bit
+                    TP[ply + 1] = TP[ply] + pc
+                    LED[ply + 1] = LED[ply]
+                    if beats_card(c, WC[ply], LED[ply], trump, pw):
+                        WC[ply + 1] = c
+                        WS[ply + 1] = seat
+                    else:
+                        WC[ply + 1] = WC[ply]
+                        WS[ply + 1] = WS[ply]
                 else:
-                    for j in range(4):
-                        trick[j] = hist[h - 3 + j]
-                    winner = (LD[ply] + trick_winner_index(trick, 4, trump, pw)) & 3
-                    tmask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << c)
-                    tp = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[c]
-                    rest = hands[0] | hands[1] | hands[2] | hands[3]
-                    if rest == 0:
-                        tp += ctx[C_LAST_BONUS]
+                    if beats_card(c, WC[ply], LED[ply], trump, pw):
+                        winner = seat
+                    else:
+                        winner = WS[ply]
+                    tp = TP[ply] + pc
+                    if REM[ply + 1] == 0:
+                        tp += last_bonus
                     tr = 0
-                    if ctx[C_TRICK_ROEM]:
-                        tr = trick_roem(tmask, trump)
+                    if roem_on:
+                        tr = trick_roem(TM[ply] | bit, trump)
                     d_wins = (winner & 1) == dteam
-                    FL[ply + 1] = FL[ply] if d_wins else 1
-                    md = MD[ply]
+                    FL[k + 1] = FL[k] if d_wins else 1
+                    md = MD[k]
                     if md == MODE_POINTS:
                         add = tp + tr if d_wins else 0
                     else:
                         add = tp + tr if d_wins else -(tp + tr)
-                    MD[ply + 1] = md
-                    ND[ply + 1] = 0
+                    MD[k + 1] = md
+                    ND[k + 1] = 0
                     if md == MODE_ROEM:
-                        if ND[ply] - tr > 0:
-                            ND[ply + 1] = ND[ply] - tr
+                        if ND[k] - tr > 0:
+                            ND[k + 1] = ND[k] - tr
                         else:
-                            MD[ply + 1] = MODE_MARGIN
+                            MD[k + 1] = MODE_MARGIN
                     ADD[ply] = add
-                    TL[ply + 1] = 0
-                    LD[ply + 1] = winner
+                    LD[k + 1] = winner
                     A[ply + 1] = A[ply] - add
                     B[ply + 1] = B[ply] - add
-                ply += 1
+                    TM[ply + 1] = 0
+                    TP[ply + 1] = 0
+                    if use_tt_all and cnt0 - ply > 5:
+                        # the child's table slot, fetched into the cache ahead of its probe
+                        md1 = MD[k + 1]
+                        fl = FL[k + 1]
+                        if md1 == MODE_POINTS or pit == 0:
+                            fl = 0
+                        # key: cards left (32 bits), leader, D-has-lost-a-trick, mode, trump,
+                        # and the roem still needed (MODE_ROEM, < 2**20)
+                        key = REM[ply + 1] | (winner << 32) | (fl << 34) | (md1 << 35) \
+                            | (trump << 37)
+                        if md1 == MODE_ROEM:
+                            key |= ND[k + 1] << 39
+                        slot = tt_index(key, ttm)
+                        KEY[ply + 1] = key
+                        SLOT[ply + 1] = slot
+                ply = (ply + 1) & 63
                 phase = 0
             else:
                 best = BEST[ply]
-                if USETT[ply]:
+                if (tlen0 + ply) & 3 == 0 and USETT[ply]:
                     slot = SLOT[ply]
                     key = KEY[ply]
                     if tt_key[slot] == key and tt_gen[slot] == gen:
@@ -700,6 +822,6 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     tt_lo[slot] = lo
                     tt_hi[slot] = hi
                     tt_gen[slot] = gen
-                    stats[S_TT_STORES] += 1
+                    tt_stores += 1
                 ret = best
                 phase = 1
