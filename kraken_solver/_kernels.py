@@ -170,6 +170,19 @@ def tt_index(key, tt_mask):
 
 
 @njit(cache=True, inline="always")
+def boundary_key(remaining, leader, lost, mode, need, trump, pit):
+    """The transposition table key of a trick boundary: the cards left (32 bits), the leader,
+    D-has-lost-a-trick (only where the pit can still count), the search mode, the trump and,
+    in MODE_ROEM, the roem still needed (< 2**20)."""
+    if mode == MODE_POINTS or pit == 0:
+        lost = 0
+    key = remaining | (leader << 32) | (lost << 34) | (mode << 35) | (trump << 37)
+    if mode == MODE_ROEM:
+        key |= need << 39
+    return key
+
+
+@njit(cache=True, inline="always")
 def roem_upper_bound(h0, h1, h2, h3, tricks_left, trump):
     """An upper bound on the trick roem (points) still to fall when the four players hold the
     masks h0..h3: a run needs three cards of a suit in a row from three different hands, at
@@ -510,15 +523,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     A[0] = alpha_in
     B[0] = beta_in
     if tlen0 == 0 and use_tt_all:
-        md1 = MD[0]
-        fl = FL[0]
-        if md1 == MODE_POINTS or pit == 0:
-            fl = 0
-        key = rem0 | (leader0 << 32) | (fl << 34) | (md1 << 35) | (trump << 37)
-        if md1 == MODE_ROEM:
-            key |= ND[0] << 39
-        KEY[0] = key
-        SLOT[0] = tt_index(key, ttm)
+        KEY[0] = boundary_key(rem0, leader0, FL[0], MD[0], ND[0], trump, pit)
+        SLOT[0] = tt_index(KEY[0], ttm)
     phase = 0
     ret = 0
     while True:
@@ -600,7 +606,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     phase = 1
                     continue
                 if use_tt_all:
-                    # KEY and SLOT were set (and prefetched) when the trick was completed
+                    # KEY and SLOT were set when the trick was completed (and the slot
+                    # prefetched before its last card was chosen)
                     key = KEY[ply]
                     slot = SLOT[ply]
                     USETT[ply] = 1
@@ -633,8 +640,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 legal = legal_mask_follow(hand, LED[ply], WC[ply], WS[ply], seat, trump,
                                           amsterdam, ut_forced, higher_than)
                 if tl == 3 and use_tt_all and cnt0 - ply > 5:
-                    # fetch the table slots of the next trick's positions into the cache now,
-                    # well ahead of their probes (the same keys as worked out when moving)
+                    # fetch the table slot of the position after each card that can end the
+                    # trick into the cache now, well ahead of its probe
                     m = legal
                     wc0 = WC[ply]
                     led0 = LED[ply]
@@ -658,13 +665,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                 nd1 = nd0 - tr
                             else:
                                 md1 = MODE_MARGIN
-                        if md1 == MODE_POINTS or pit == 0:
-                            fl = 0
-                        key = (remaining ^ (1 << c)) | (winner << 32) | (fl << 34) \
-                            | (md1 << 35) | (trump << 37)
-                        if md1 == MODE_ROEM:
-                            key |= nd1 << 39
-                        slot = tt_index(key, ttm)
+                        slot = tt_index(boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1,
+                                                     trump, pit), ttm)
                         prefetch(tt_key, slot)
                         prefetch(tt_gen, slot)
                         prefetch(tt_lo, slot)
@@ -782,20 +784,11 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     TM[ply + 1] = 0
                     TP[ply + 1] = 0
                     if use_tt_all and cnt0 - ply > 5:
-                        # the child's table slot, fetched into the cache ahead of its probe
-                        md1 = MD[k + 1]
-                        fl = FL[k + 1]
-                        if md1 == MODE_POINTS or pit == 0:
-                            fl = 0
-                        # key: cards left (32 bits), leader, D-has-lost-a-trick, mode, trump,
-                        # and the roem still needed (MODE_ROEM, < 2**20)
-                        key = REM[ply + 1] | (winner << 32) | (fl << 34) | (md1 << 35) \
-                            | (trump << 37)
-                        if md1 == MODE_ROEM:
-                            key |= ND[k + 1] << 39
-                        slot = tt_index(key, ttm)
+                        # the next trick boundary's key and slot, for its probe and store
+                        key = boundary_key(REM[ply + 1], winner, FL[k + 1], MD[k + 1], ND[k + 1],
+                                           trump, pit)
                         KEY[ply + 1] = key
-                        SLOT[ply + 1] = slot
+                        SLOT[ply + 1] = tt_index(key, ttm)
                 ply = (ply + 1) & 63
                 phase = 0
             else:
