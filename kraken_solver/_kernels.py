@@ -112,6 +112,7 @@ def prefetch(typingctx, arr, idx):
 
 @njit(cache=True, inline="always")
 def popcount32(x):
+    """Number of set bits of a card mask (LLVM ctpop: one popcnt instruction)."""
     return _ctpop(x)
 
 
@@ -320,6 +321,7 @@ def prune_equivalent(legal, others, zero, higher_than, roem_on):
     table) between them in power, so either card leads to the same value.  With trick roem on,
     both cards must also be unable to join a run (rule 10); 7s, 8s and 9s make no quad roem."""
     cand = legal & zero
+    # only suits with two or more candidates matter
     pairs = cand & (cand - 1)
     if pairs == 0:
         return legal
