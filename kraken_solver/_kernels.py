@@ -171,6 +171,20 @@ def tt_index(key, tt_mask):
 
 
 @njit(cache=True, inline="always")
+def after_trick(winner, roem, lost, mode, need, dteam):
+    """The state the next trick starts with once ``winner`` took a trick with ``roem`` points of
+    trick roem: D-has-lost-a-trick, the search mode and the roem still needed (MODE_ROEM turns
+    into MODE_MARGIN once the roem needed has fallen)."""
+    if (winner & 1) != dteam:
+        lost = 1
+    if mode != MODE_ROEM:
+        return lost, mode, 0
+    if need - roem > 0:
+        return lost, MODE_ROEM, need - roem
+    return lost, MODE_MARGIN, 0
+
+
+@njit(cache=True, inline="always")
 def boundary_key(remaining, leader, lost, mode, need, trump, pit):
     """The transposition table key of a trick boundary: the cards left (32 bits), the leader,
     D-has-lost-a-trick (only where the pit can still count), the search mode, the trump and,
@@ -656,17 +670,10 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                             winner = seat
                         else:
                             winner = WS[ply]
-                        fl = fl0 if (winner & 1) == dteam else 1
-                        md1 = md
-                        nd1 = 0
-                        if md == MODE_ROEM:
-                            tr = 0
-                            if roem_on:
-                                tr = trick_roem(TM[ply] | (1 << c), trump)
-                            if nd0 - tr > 0:
-                                nd1 = nd0 - tr
-                            else:
-                                md1 = MODE_MARGIN
+                        tr = 0
+                        if roem_on and md == MODE_ROEM:
+                            tr = trick_roem(TM[ply] | (1 << c), trump)
+                        fl, md1, nd1 = after_trick(winner, tr, fl0, md, nd0, dteam)
                         slot = tt_index(boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1,
                                                      trump, pit), ttm)
                         prefetch(tt_key, slot)
@@ -679,7 +686,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 NM[ply] = 1
             else:
                 legal = prune_equivalent(legal, (remaining & ~hand) | TM[ply], zero,
-                                           higher_than, roem_on)
+                                         higher_than, roem_on)
                 NM[ply] = order_moves(legal, hands, remaining, TM[ply], tl, WC[ply], WS[ply],
                                       LED[ply], LD[k], seat, trump, pw, higher_than, pts,
                                       moves, ply * 8, scores, history, roem_on,
@@ -766,19 +773,13 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     if roem_on:
                         tr = trick_roem(TM[ply] | bit, trump)
                     d_wins = (winner & 1) == dteam
-                    FL[k + 1] = FL[k] if d_wins else 1
                     md = MD[k]
                     if md == MODE_POINTS:
                         add = tp + tr if d_wins else 0
                     else:
                         add = tp + tr if d_wins else -(tp + tr)
-                    MD[k + 1] = md
-                    ND[k + 1] = 0
-                    if md == MODE_ROEM:
-                        if ND[k] - tr > 0:
-                            ND[k + 1] = ND[k] - tr
-                        else:
-                            MD[k + 1] = MODE_MARGIN
+                    FL[k + 1], MD[k + 1], ND[k + 1] = after_trick(winner, tr, FL[k], md, ND[k],
+                                                                 dteam)
                     ADD[ply] = add
                     LD[k + 1] = winner
                     A[ply + 1] = A[ply] - add

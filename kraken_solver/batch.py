@@ -760,46 +760,44 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
     peak = 0.0
     bar = None
     if todo:
+        entered = False
         try:
-            pool.__enter__()
-        except KrakenError:
-            if not done:
-                # nothing was solved: leave no trace of this run
-                shutil.rmtree(parts_dir, ignore_errors=True)
-                if meta.get("status") == "running" and len(meta["sessions"]) == 1:
-                    os.remove(meta_path)
-            raise
-        try:
+            with pool:          # leaving it stops the workers, before the error is handled
+                entered = True
+                if scheduler is not None:
+                    session["workers"] = pool.workers
+                    session["scheduler_address"] = pool.address
+                    log(f"Dask scheduler {pool.address}: {pool.workers} worker"
+                        f"{'s' if pool.workers != 1 else ''} (threads)")
+                if progress:
+                    from tqdm import tqdm
+                    bar = tqdm(total=config.deals, initial=done_deals, unit="deal",
+                               file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+                for res in pool.run(_solve_chunk, tasks()):
+                    if res["version"] != __version__:
+                        raise KrakenError(f"a worker runs kraken-solver {res['version']}, "
+                                          f"this is {__version__}: install the same version "
+                                          "on every worker")
+                    _write_atomic(os.path.join(parts_dir, _part_name(res["chunk"])),
+                                  res["text"].encode("utf-8"))
+                    solved += res["deals"]
+                    peak = max(peak, res["maxrss_mb"])
+                    if on_chunk is not None:
+                        on_chunk(pool, res)
+                    if bar is not None:
+                        bar.update(res["deals"])
+        except KrakenError as err:
+            if not entered:
+                if not done:
+                    # the pool never started and nothing was solved: leave no trace of this run
+                    shutil.rmtree(parts_dir, ignore_errors=True)
+                    if meta.get("status") == "running" and len(meta["sessions"]) == 1:
+                        os.remove(meta_path)
+                raise
             if scheduler is not None:
-                session["workers"] = pool.workers
-                session["scheduler_address"] = pool.address
-                log(f"Dask scheduler {pool.address}: {pool.workers} worker"
-                    f"{'s' if pool.workers != 1 else ''} (threads)")
-            if progress:
-                from tqdm import tqdm
-                bar = tqdm(total=config.deals, initial=done_deals, unit="deal",
-                           file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
-            for res in pool.run(_solve_chunk, tasks()):
-                if res["version"] != __version__:
-                    raise KrakenError(f"a worker runs kraken-solver {res['version']}, this "
-                                      f"is {__version__}: install the same version on every "
-                                      "worker")
-                _write_atomic(os.path.join(parts_dir, _part_name(res["chunk"])),
-                              res["text"].encode("utf-8"))
-                solved += res["deals"]
-                peak = max(peak, res["maxrss_mb"])
-                if on_chunk is not None:
-                    on_chunk(pool, res)
-                if bar is not None:
-                    bar.update(res["deals"])
-        except BaseException as err:
-            pool.__exit__(type(err), err, err.__traceback__)    # stops the workers now
-            if isinstance(err, KrakenError) and scheduler is not None:
                 raise KrakenError(f"{err}; the finished chunks are kept: run the same "
                                   "command with --resume to finish") from None
             raise
-        else:
-            pool.__exit__(None, None, None)
         finally:
             if bar is not None:
                 bar.close()

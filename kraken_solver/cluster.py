@@ -23,6 +23,7 @@ on-disk cache: each worker process pays the compile or cache load once, on its f
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 
@@ -120,7 +121,6 @@ class DaskPool:
     # -- connecting
     def __enter__(self):
         distributed = require_distributed()
-        import logging
         from . import __version__
         if self.silence_logs:
             # Dask logs a lost connection with tracebacks; the caller reports the error on
@@ -203,7 +203,6 @@ class DaskPool:
             except Exception:  # pragma: no cover
                 pass
         self._pending = []
-        import logging
         for name, level in self._log_levels.items():
             logging.getLogger(name).setLevel(level)
         self._log_levels = {}
