@@ -163,11 +163,64 @@ def trick_roem(mask, trump):
     return r
 
 
+# The transposition table is one int64 array, two words an entry: the key, then the bounds and
+# the generation (``tt_pack``).  Entries come in buckets of TT_WAYS = 4 (64 bytes, one cache
+# line when the array is 64-byte aligned); a key may sit in any entry of its bucket.
+TT_WAYS = 4
+# bounds are stored offset by TT_OFF in 25 bits each (every bound is within INF + 2 < TT_OFF of
+# zero), the generation in the 14 bits above them
+TT_OFF = 1 << 24
+TT_GEN_LIMIT = 1 << 14
+
+
 @njit(cache=True, inline="always")
 def tt_index(key, tt_mask):
+    """The first entry of ``key``'s bucket (a multiple of TT_WAYS, at most ``tt_mask``)."""
     h = key * -7046029254386353131  # 0x9E3779B97F4A7C15 as int64, wraps
     h ^= (h >> 31) & 0x1FFFFFFFF
-    return h & tt_mask
+    return h & tt_mask & ~(TT_WAYS - 1)
+
+
+@njit(cache=True, inline="always")
+def tt_pack(lo, hi, gen):
+    """The second word of an entry: bounds ``lo`` and ``hi`` (|bound| <= INF + 2) and the
+    generation ``gen`` (0 <= gen < TT_GEN_LIMIT)."""
+    return (lo + TT_OFF) | ((hi + TT_OFF) << 25) | (gen << 50)
+
+
+@njit(cache=True, inline="always")
+def tt_bounds(word):
+    """(lo, hi) from the second word of an entry."""
+    return (word & 0x1FFFFFF) - TT_OFF, ((word >> 25) & 0x1FFFFFF) - TT_OFF
+
+
+@njit(cache=True, inline="always")
+def tt_find(tt, bucket, key, gen):
+    """Index in ``tt`` of the key word of ``key``'s entry of this generation in the bucket
+    starting at entry ``bucket``; -1 if there is none."""
+    for j in range(TT_WAYS):
+        e = (bucket + j) << 1
+        if tt[e] == key and ((tt[e | 1] >> 50) & 0x3FFF) == gen:
+            return e
+    return -1
+
+
+@njit(cache=True, inline="always")
+def tt_victim(tt, bucket, gen):
+    """Where a new entry goes in the bucket starting at entry ``bucket``: an entry of an older
+    generation (or empty), else the one with the fewest cards left (the cheapest to search
+    again).  Returns its index in ``tt``."""
+    victim = bucket << 1
+    fewest = 99
+    for j in range(TT_WAYS):
+        e = (bucket + j) << 1
+        if ((tt[e | 1] >> 50) & 0x3FFF) != gen:
+            return e
+        n = popcount32(tt[e] & 0xFFFFFFFF)
+        if n < fewest:
+            fewest = n
+            victim = e
+    return victim
 
 
 @njit(cache=True, inline="always")
@@ -449,22 +502,23 @@ MAXPLY = 64
 
 @njit(cache=True)
 def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
-           ctx, pts, pw, higher_than, tt_key, tt_lo, tt_hi, tt_gen, stats):
+           ctx, pts, pw, higher_than, tt, stats):
     """Fail-soft alpha-beta value of the rest of the deal (see the module docstring).
 
     hands: int64[4] masks of the cards still held (restored on return); trick: int64[4] the
     cards of the trick in progress, ``tlen0`` of them, led by ``leader0``; flag0: 1 once D has
     lost a trick; need0: the roem still needed in MODE_ROEM; ctx: int64[CTX_LEN]; pts, pw: int64[32]
-    from ``card_tables``; tt_key int64[n], tt_lo/tt_hi/tt_gen int32[n] (n a power of two);
+    from ``card_tables``; tt: int64[2 * n], n entries (a power of two, at least TT_WAYS) of
+    two words each (see ``tt_pack``), 64-byte aligned for one cache line a bucket;
     stats: int64[STATS_LEN], incremented.  Iterative (an explicit stack of plies), since Numba
     cannot cache recursive functions.
 
     The trick in progress is carried on the stack incrementally: its mask (TM), points (TP),
     suit led (LED), winning card (WC) and the winner's seat (WS); likewise the cards left (REM).
     Leader, lost-a-trick flag, roem still needed and mode are kept once a trick (index
-    ``(tlen0 + ply) >> 2``).  A trick boundary's table key and slot are worked out when its trick
-    is completed; before the last card of a trick is chosen, the slots of the positions each
-    legal card leads to are prefetched, so the probe finds them in the cache.
+    ``(tlen0 + ply) >> 2``).  A trick boundary's table key and bucket (SLOT) are worked out when
+    its trick is completed; before the last card of a trick is chosen, the buckets of the
+    positions each legal card leads to are prefetched, so the probe finds them in the cache.
     """
     trump = ctx[C_TRUMP]
     dteam = ctx[C_DTEAM]
@@ -627,10 +681,10 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     key = KEY[ply]
                     slot = SLOT[ply]
                     USETT[ply] = 1
-                    if tt_key[slot] == key and tt_gen[slot] == gen:
+                    e = tt_find(tt, slot, key, gen)
+                    if e >= 0:
                         tt_hits += 1
-                        lo = tt_lo[slot]
-                        hi = tt_hi[slot]
+                        lo, hi = tt_bounds(tt[e | 1])
                         if lo >= B[ply] or lo == hi:
                             ret = lo
                             phase = 1
@@ -676,10 +730,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         fl, md1, nd1 = after_trick(winner, tr, fl0, md, nd0, dteam)
                         slot = tt_index(boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1,
                                                      trump, pit), ttm)
-                        prefetch(tt_key, slot)
-                        prefetch(tt_gen, slot)
-                        prefetch(tt_lo, slot)
-                        prefetch(tt_hi, slot)
+                        prefetch(tt, slot << 1)
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
                 moves[ply * 8] = lowest_bit_index(legal)
@@ -799,12 +850,13 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 if (tlen0 + ply) & 3 == 0 and USETT[ply]:
                     slot = SLOT[ply]
                     key = KEY[ply]
-                    if tt_key[slot] == key and tt_gen[slot] == gen:
-                        lo = tt_lo[slot]
-                        hi = tt_hi[slot]
+                    e = tt_find(tt, slot, key, gen)
+                    if e >= 0:
+                        lo, hi = tt_bounds(tt[e | 1])
                     else:
                         lo = -INF - 2
                         hi = INF + 2
+                        e = tt_victim(tt, slot, gen)
                     if best <= A0[ply]:
                         if best < hi:
                             hi = best
@@ -814,10 +866,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     else:
                         lo = best
                         hi = best
-                    tt_key[slot] = key
-                    tt_lo[slot] = lo
-                    tt_hi[slot] = hi
-                    tt_gen[slot] = gen
+                    tt[e] = key
+                    tt[e | 1] = tt_pack(lo, hi, gen)
                     tt_stores += 1
                 ret = best
                 phase = 1

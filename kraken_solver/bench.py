@@ -121,7 +121,7 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
         "nodes_per_s": float(nodes_a.sum() / (ms_a.sum() / 1000.0)) if ms_a.sum() else 0.0,
         "compile_or_load_s": compile_s,
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
-        "tt_entries": int(searcher.tt_key.size),
+        "tt_entries": int(searcher.tt.size // 2),
         "checksum": checksum(values), "values": values,
         "python": platform.python_version(), "machine": platform.machine(),
     }

@@ -188,17 +188,19 @@ class Position:
 class Searcher:
     """Owns the transposition table and buffers that the kernels use; reuse it across solves.
 
-    ``tt_bits``: the table holds ``2**tt_bits`` entries of 20 bytes (18 -> 5 MB).
-    ``use_tt=False`` searches without the table (for checks)."""
+    ``tt_bits``: the table holds ``2**tt_bits`` entries of 16 bytes (18 -> 4 MB), in buckets
+    of four (one 64-byte cache line; ``_kernels.tt_find``).  ``use_tt=False`` searches without
+    the table (for checks).  Raises KrakenError for ``tt_bits`` outside 4..28."""
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True):
         if not 4 <= int(tt_bits) <= 28:
             raise KrakenError("tt_bits must be from 4 to 28", token=str(tt_bits))
         size = 1 << int(tt_bits)
-        self.tt_key = np.zeros(size, dtype=np.int64)
-        self.tt_lo = np.zeros(size, dtype=np.int32)
-        self.tt_hi = np.zeros(size, dtype=np.int32)
-        self.tt_gen = np.zeros(size, dtype=np.int32)
+        # two int64 words an entry; the view starts on a 64-byte boundary so that every bucket
+        # of four entries is one cache line
+        buf = np.zeros(2 * size + 8, dtype=np.int64)
+        off = (-buf.ctypes.data % 64) // 8
+        self.tt = buf[off:off + 2 * size]
         self.stats = np.zeros(K.STATS_LEN, dtype=np.int64)
         self.use_tt = use_tt
         self.tt_mask = size - 1
@@ -213,8 +215,8 @@ class Searcher:
         if ident != self._context:
             self._context = ident
             self.gen += 1
-            if self.gen >= 2 ** 31 - 1:
-                self.tt_gen[:] = 0
+            if self.gen >= K.TT_GEN_LIMIT:     # the generation has 14 bits in an entry
+                self.tt[:] = 0
                 self.gen = 1
         r = pos.rules
         ctx = np.zeros(K.CTX_LEN, dtype=np.int64)
@@ -234,7 +236,7 @@ class Searcher:
         ctx = self.context(pos)
         return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
                             pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw, pos.higher,
-                            self.tt_key, self.tt_lo, self.tt_hi, self.tt_gen,
+                            self.tt,
                             self.stats))
 
     def value(self, pos: Position, objective: str, guess: int | None = None) -> int:

@@ -1,7 +1,7 @@
 """The kernels' building blocks against tests/naive.py and plain Python, exhaustively where
 that is cheap: trick roem on every set of four cards, bit counting on every kind of mask, the
 legal cards of a follower on random tricks (both the table form and the incremental form the
-search uses)."""
+search uses), and the transposition table's entries and buckets."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 import naive
 from kraken_solver import _kernels as K
+from kraken_solver.solver import Position, Searcher
 
 SUITS = "SHDC"
 
@@ -65,3 +66,47 @@ def test_legal_cards_of_a_follower(trump_rule, undertrump):
                                  trump_rule, undertrump)
         assert sorted(card_name(c) for c in range(32) if (got >> c) & 1) == sorted(want), \
             (trick, hand, SUITS[trump], leader, trump_rule, undertrump)
+
+
+def test_table_entries_keep_every_bound_and_generation():
+    bounds = [-K.INF - 2, -K.INF - 1, -K.POS_BIG, -162, -1, 0, 1, 162, K.POS_BIG, K.INF + 1,
+              K.INF + 2]
+    for gen in (0, 1, 2, K.TT_GEN_LIMIT // 2, K.TT_GEN_LIMIT - 1):
+        for lo in bounds:
+            for hi in bounds:
+                word = K.tt_pack(lo, hi, gen)
+                assert K.tt_bounds(word) == (lo, hi)
+                assert (word >> 50) & 0x3FFF == gen
+
+
+def test_table_buckets_find_keys_and_choose_victims():
+    tt = np.zeros(2 * 16, dtype=np.int64)
+    gen = 5
+    bucket = K.tt_index(12345, 15)
+    assert bucket % K.TT_WAYS == 0 and 0 <= bucket <= 15
+    assert K.tt_find(tt, 4, 7, gen) == -1
+    assert K.tt_victim(tt, 4, gen) == 8          # an empty entry: the bucket's first
+    # fill bucket 4..7 with this generation's keys of 8, 4, 12 and 6 cards left
+    keys = [0xFF, 0xF, 0xFFF, 0x3F]
+    for j, key in enumerate(keys):
+        tt[2 * (4 + j)] = key
+        tt[2 * (4 + j) + 1] = K.tt_pack(-j, j, gen)
+    for j, key in enumerate(keys):
+        e = K.tt_find(tt, 4, key, gen)
+        assert e == 2 * (4 + j)
+        assert K.tt_bounds(tt[e + 1]) == (-j, j)
+        assert K.tt_find(tt, 4, key, gen + 1) == -1  # another generation never matches
+    assert K.tt_victim(tt, 4, gen) == 2 * 5           # the fewest cards left (4)
+    tt[2 * 6 + 1] = K.tt_pack(0, 0, gen - 1)
+    assert K.tt_victim(tt, 4, gen) == 2 * 6           # an older generation goes first
+
+
+def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
+    searcher = Searcher(tt_bits=6)
+    assert searcher.tt.ctypes.data % 64 == 0 and searcher.tt.size == 2 * 64
+    deal = "N:AKQJ.T987.. .AKQJ.T987. ..AKQJ.T987 T987...AKQJ"
+    searcher.value(Position(deal, 0, 0), "points")
+    assert searcher.tt.any()
+    searcher.gen = K.TT_GEN_LIMIT - 1
+    searcher.context(Position(deal, 0, 1))               # a new first player: a new generation
+    assert searcher.gen == 1 and not searcher.tt.any()

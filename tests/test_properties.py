@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import naive
 from kraken_solver import Deal, Rules, card_str, hand_roem, parse_card, solve
+from kraken_solver import _kernels as K
 from kraken_solver.solver import Position, Searcher
 
 SUITS = "SHDC"
@@ -168,6 +169,11 @@ def test_a_reused_searcher_gives_fresh_values(ps):
         assert values(p, searcher=shared) == values(p, searcher=Searcher()), repro(p)
     for p in reversed(ps):
         assert values(p, searcher=shared) == values(p, searcher=Searcher()), repro(p)
+    # the table generation (14 bits in an entry) wraps around between these deals
+    wrapping = Searcher()
+    for p in ps:
+        wrapping.gen = K.TT_GEN_LIMIT - 2
+        assert values(p, searcher=wrapping) == values(p, searcher=Searcher()), repro(p)
 
 
 # ----------------------------------------------------------------------- values and best cards
