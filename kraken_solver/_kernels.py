@@ -168,9 +168,9 @@ def trick_roem(mask, trump):
 # line when the array is 64-byte aligned); a key may sit in any entry of its bucket.
 TT_WAYS = 4
 # bounds are stored offset by TT_OFF in 25 bits each (every bound is within INF + 2 < TT_OFF of
-# zero), the generation in the 14 bits above them
+# zero), the generation in the 10 bits above them, the tricks left in the top 4
 TT_OFF = 1 << 24
-TT_GEN_LIMIT = 1 << 14
+TT_GEN_LIMIT = 1 << 10
 
 
 @njit(cache=True, inline="always")
@@ -182,10 +182,10 @@ def tt_index(key, tt_mask):
 
 
 @njit(cache=True, inline="always")
-def tt_pack(lo, hi, gen):
-    """The second word of an entry: bounds ``lo`` and ``hi`` (|bound| <= INF + 2) and the
-    generation ``gen`` (0 <= gen < TT_GEN_LIMIT)."""
-    return (lo + TT_OFF) | ((hi + TT_OFF) << 25) | (gen << 50)
+def tt_pack(lo, hi, gen, depth):
+    """The second word of an entry: bounds ``lo`` and ``hi`` (|bound| <= INF + 2), the
+    generation ``gen`` (0 <= gen < TT_GEN_LIMIT) and ``depth``, the tricks left (0..8)."""
+    return (lo + TT_OFF) | ((hi + TT_OFF) << 25) | (gen << 50) | (depth << 60)
 
 
 @njit(cache=True, inline="always")
@@ -200,7 +200,7 @@ def tt_find(tt, bucket, key, gen):
     starting at entry ``bucket``; -1 if there is none."""
     for j in range(TT_WAYS):
         e = (bucket + j) << 1
-        if tt[e] == key and ((tt[e | 1] >> 50) & 0x3FFF) == gen:
+        if tt[e] == key and ((tt[e | 1] >> 50) & 0x3FF) == gen:
             return e
     return -1
 
@@ -208,15 +208,15 @@ def tt_find(tt, bucket, key, gen):
 @njit(cache=True, inline="always")
 def tt_victim(tt, bucket, gen):
     """Where a new entry goes in the bucket starting at entry ``bucket``: an entry of an older
-    generation (or empty), else the one with the fewest cards left (the cheapest to search
+    generation (or empty), else the one with the fewest tricks left (the cheapest to search
     again).  Returns its index in ``tt``."""
     victim = bucket << 1
     fewest = 99
     for j in range(TT_WAYS):
         e = (bucket + j) << 1
-        if ((tt[e | 1] >> 50) & 0x3FFF) != gen:
+        if ((tt[e | 1] >> 50) & 0x3FF) != gen:
             return e
-        n = popcount32(tt[e] & 0xFFFFFFFF)
+        n = (tt[e | 1] >> 60) & 0xF
         if n < fewest:
             fewest = n
             victim = e
@@ -237,16 +237,65 @@ def after_trick(winner, roem, lost, mode, need, dteam):
     return lost, MODE_MARGIN, 0
 
 
+@njit(cache=True)
+def suit_code_table(hands, zero, roem_on):
+    """Per suit and set of cards left in it (``s * 256 + byte``), a 12-bit code such that
+    two trick boundaries of one deal and trump whose codes agree in every suit (and whose
+    leader, flags and mode agree) have the same value.
+
+    The 0-point cards of a suit (7 8 9 plain, 7 8 trump: ``zero``, a card mask) are its lowest
+    in power and natural order alike, so which of them are left does not matter, only who holds
+    them, low to high (partition search on relative ranks, as far as card points allow).  With
+    trick roem on (rule 10) that holds only while no three cards in a row that take in a 0-point
+    card are left; otherwise the code keeps the cards themselves.  hands: int64[4], the deal
+    as dealt.  Returns int64[1024]."""
+    owner = np.zeros(32, dtype=np.int64)
+    for p in range(4):
+        for c in range(32):
+            if (hands[p] >> c) & 1:
+                owner[c] = p
+    table = np.zeros(1024, dtype=np.int64)
+    for s in range(4):
+        zb = (zero >> (8 * s)) & 0xFF
+        nz0 = popcount32(zb)          # the 0-point cards are natural ranks 0 .. nz0 - 1
+        for b in range(256):
+            z = b & zb
+            compact = True
+            if roem_on:
+                for w in range(nz0):
+                    if (b >> w) & 7 == 7:
+                        compact = False
+            if compact:
+                # count k and the holders low to high: 8 + (4**k - 1) / 3 + sum h_i 4**i
+                k = 0
+                seq = 0
+                base = 1
+                for r in range(nz0):
+                    if (z >> r) & 1:
+                        seq += owner[8 * s + r] * base
+                        base *= 4
+                        k += 1
+                code = 8 + (base - 1) // 3 + seq
+            else:
+                code = z
+            table[s * 256 + b] = (b >> nz0) | (code << (8 - nz0))
+    return table
+
+
 @njit(cache=True, inline="always")
-def boundary_key(remaining, leader, lost, mode, need, trump, pit):
-    """The transposition table key of a trick boundary: the cards left (32 bits), the leader,
-    D-has-lost-a-trick (only where the pit can still count), the search mode, the trump and,
-    in MODE_ROEM, the roem still needed (< 2**20)."""
+def boundary_key(remaining, leader, lost, mode, need, pit, codes):
+    """The transposition table key of a trick boundary: the cards left, by suit through
+    ``codes`` (``suit_code_table``: 12 bits a suit), the leader, D-has-lost-a-trick (only where
+    the pit can still count), the search mode and, in MODE_ROEM, the roem still needed
+    (< 2**11).  The trump is not in the key: a table generation is one deal and trump."""
     if mode == MODE_POINTS or pit == 0:
         lost = 0
-    key = remaining | (leader << 32) | (lost << 34) | (mode << 35) | (trump << 37)
+    key = codes[remaining & 0xFF] | (codes[256 | ((remaining >> 8) & 0xFF)] << 12) \
+        | (codes[512 | ((remaining >> 16) & 0xFF)] << 24) \
+        | (codes[768 | ((remaining >> 24) & 0xFF)] << 36) \
+        | (leader << 48) | (lost << 50) | (mode << 51)
     if mode == MODE_ROEM:
-        key |= need << 39
+        key |= need << 53
     return key
 
 
@@ -502,7 +551,7 @@ MAXPLY = 64
 
 @njit(cache=True)
 def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
-           ctx, pts, pw, higher_than, tt, stats):
+           ctx, pts, pw, higher_than, codes, tt, stats):
     """Fail-soft alpha-beta value of the rest of the deal (see the module docstring).
 
     hands: int64[4] masks of the cards still held (restored on return); trick: int64[4] the
@@ -593,7 +642,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     A[0] = alpha_in
     B[0] = beta_in
     if tlen0 == 0 and use_tt_all:
-        KEY[0] = boundary_key(rem0, leader0, FL[0], MD[0], ND[0], trump, pit)
+        KEY[0] = boundary_key(rem0, leader0, FL[0], MD[0], ND[0], pit, codes)
         SLOT[0] = tt_index(KEY[0], ttm)
     phase = 0
     ret = 0
@@ -729,7 +778,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                             tr = trick_roem(TM[ply] | (1 << c), trump)
                         fl, md1, nd1 = after_trick(winner, tr, fl0, md, nd0, dteam)
                         slot = tt_index(boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1,
-                                                     trump, pit), ttm)
+                                                     pit, codes), ttm)
                         prefetch(tt, slot << 1)
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
@@ -840,7 +889,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     if use_tt_all and cnt0 - ply > 5:
                         # the next trick boundary's key and slot, for its probe and store
                         key = boundary_key(REM[ply + 1], winner, FL[k + 1], MD[k + 1], ND[k + 1],
-                                           trump, pit)
+                                           pit, codes)
                         KEY[ply + 1] = key
                         SLOT[ply + 1] = tt_index(key, ttm)
                 ply = (ply + 1) & 63
@@ -867,7 +916,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         lo = best
                         hi = best
                     tt[e] = key
-                    tt[e | 1] = tt_pack(lo, hi, gen)
+                    tt[e | 1] = tt_pack(lo, hi, gen, (cnt0 - ply) >> 2)
                     tt_stores += 1
                 ret = best
                 phase = 1

@@ -206,16 +206,20 @@ class Searcher:
         self.tt_mask = size - 1
         self.gen = 0
         self._context = None
+        self._codes = None
 
     def context(self, pos: Position) -> np.ndarray:
         """The kernel ctx array for this position's deal, trump and rules.  A new deal, first
-        player or rules set starts a new table generation (old entries no longer match); the
-        trump is part of the table's key, so the four trumps of one deal share the table."""
-        ident = (pos.deal.hands, pos.first, pos.rules)
+        player, rules set or trump starts a new table generation (old entries no longer match)
+        and a new table of suit codes for the keys (``_kernels.suit_code_table``)."""
+        ident = (pos.deal.hands, pos.first, pos.rules, pos.trump)
         if ident != self._context:
             self._context = ident
+            zero = sum(1 << c for c in range(32) if pos.pts[c] == 0)
+            self._codes = K.suit_code_table(np.array(pos.deal.hands, dtype=np.int64), zero,
+                                            bool(pos.rules.trick_roem))
             self.gen += 1
-            if self.gen >= K.TT_GEN_LIMIT:     # the generation has 14 bits in an entry
+            if self.gen >= K.TT_GEN_LIMIT:     # the generation has 10 bits in an entry
                 self.tt[:] = 0
                 self.gen = 1
         r = pos.rules
@@ -236,7 +240,7 @@ class Searcher:
         ctx = self.context(pos)
         return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
                             pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw, pos.higher,
-                            self.tt,
+                            self._codes, self.tt,
                             self.stats))
 
     def value(self, pos: Position, objective: str, guess: int | None = None) -> int:

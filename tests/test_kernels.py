@@ -1,7 +1,7 @@
 """The kernels' building blocks against tests/naive.py and plain Python, exhaustively where
 that is cheap: trick roem on every set of four cards, bit counting on every kind of mask, the
 legal cards of a follower on random tricks (both the table form and the incremental form the
-search uses), and the transposition table's entries and buckets."""
+search uses), and the transposition table's entries, buckets and keys."""
 
 from __future__ import annotations
 
@@ -68,15 +68,17 @@ def test_legal_cards_of_a_follower(trump_rule, undertrump):
             (trick, hand, SUITS[trump], leader, trump_rule, undertrump)
 
 
-def test_table_entries_keep_every_bound_and_generation():
+def test_table_entries_keep_every_bound_generation_and_depth():
     bounds = [-K.INF - 2, -K.INF - 1, -K.POS_BIG, -162, -1, 0, 1, 162, K.POS_BIG, K.INF + 1,
               K.INF + 2]
     for gen in (0, 1, 2, K.TT_GEN_LIMIT // 2, K.TT_GEN_LIMIT - 1):
-        for lo in bounds:
-            for hi in bounds:
-                word = K.tt_pack(lo, hi, gen)
-                assert K.tt_bounds(word) == (lo, hi)
-                assert (word >> 50) & 0x3FFF == gen
+        for depth in (0, 1, 7, 8):
+            for lo in bounds:
+                for hi in bounds:
+                    word = K.tt_pack(lo, hi, gen, depth)
+                    assert K.tt_bounds(word) == (lo, hi)
+                    assert (word >> 50) & (K.TT_GEN_LIMIT - 1) == gen
+                    assert (word >> 60) & 0xF == depth
 
 
 def test_table_buckets_find_keys_and_choose_victims():
@@ -86,18 +88,19 @@ def test_table_buckets_find_keys_and_choose_victims():
     assert bucket % K.TT_WAYS == 0 and 0 <= bucket <= 15
     assert K.tt_find(tt, 4, 7, gen) == -1
     assert K.tt_victim(tt, 4, gen) == 8          # an empty entry: the bucket's first
-    # fill bucket 4..7 with this generation's keys of 8, 4, 12 and 6 cards left
-    keys = [0xFF, 0xF, 0xFFF, 0x3F]
+    # fill bucket 4..7 with this generation's entries of 6, 2, 7 and 3 tricks left
+    keys = [11, 22, 33, 44]
+    depths = [6, 2, 7, 3]
     for j, key in enumerate(keys):
         tt[2 * (4 + j)] = key
-        tt[2 * (4 + j) + 1] = K.tt_pack(-j, j, gen)
+        tt[2 * (4 + j) + 1] = K.tt_pack(-j, j, gen, depths[j])
     for j, key in enumerate(keys):
         e = K.tt_find(tt, 4, key, gen)
         assert e == 2 * (4 + j)
         assert K.tt_bounds(tt[e + 1]) == (-j, j)
         assert K.tt_find(tt, 4, key, gen + 1) == -1  # another generation never matches
-    assert K.tt_victim(tt, 4, gen) == 2 * 5           # the fewest cards left (4)
-    tt[2 * 6 + 1] = K.tt_pack(0, 0, gen - 1)
+    assert K.tt_victim(tt, 4, gen) == 2 * 5           # the fewest tricks left (2)
+    tt[2 * 6 + 1] = K.tt_pack(0, 0, gen - 1, 8)
     assert K.tt_victim(tt, 4, gen) == 2 * 6           # an older generation goes first
 
 
@@ -108,5 +111,46 @@ def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
     searcher.value(Position(deal, 0, 0), "points")
     assert searcher.tt.any()
     searcher.gen = K.TT_GEN_LIMIT - 1
-    searcher.context(Position(deal, 0, 1))               # a new first player: a new generation
+    searcher.context(Position(deal, 1, 0))               # a new trump: a new generation
     assert searcher.gen == 1 and not searcher.tt.any()
+
+
+def suit_class(byte: int, suit: int, trump: int, owner: list, roem_on: bool) -> tuple:
+    """What a suit's part of a table key must tell apart, by definition: the cards left that
+    are worth points, and the 0-point cards left (7 8 9, or 7 8 of trump) either as who holds
+    them low to high or, where trick roem could put one of them in a run of three left
+    cards, as the cards themselves."""
+    ranks = [r for r in range(8) if byte >> r & 1]
+    n_zero = 2 if suit == trump else 3
+    scoring = tuple(r for r in ranks if r >= n_zero)
+    zero = [r for r in ranks if r < n_zero]
+    run = any(all(w + i in ranks for i in range(3)) for w in range(n_zero))
+    if roem_on and run:
+        return scoring, "cards", tuple(zero)
+    return scoring, "holders", tuple(owner[8 * suit + r] for r in zero)
+
+
+@pytest.mark.parametrize("roem_on", [False, True])
+@pytest.mark.parametrize("double_spades", [False, True])
+def test_suit_codes_tell_apart_exactly_the_classes(roem_on, double_spades):
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        cards = rng.permutation(32)
+        hands = np.zeros(4, dtype=np.int64)
+        owner = [0] * 32
+        for i, c in enumerate(cards):
+            hands[i // 8] |= 1 << int(c)
+            owner[int(c)] = i // 8
+        for trump in range(4):
+            pts = K.card_tables(trump, double_spades)[0]
+            zero = sum(1 << c for c in range(32) if pts[c] == 0)
+            codes = K.suit_code_table(hands, zero, roem_on)
+            assert 0 <= codes.min() and codes.max() < 1 << 12
+            for suit in range(4):
+                seen = {}
+                for byte in range(256):
+                    cls = suit_class(byte, suit, trump, owner, roem_on)
+                    code = int(codes[256 * suit + byte])
+                    assert seen.setdefault(code, cls) == cls, (suit, byte)
+                assert len(seen) == len({suit_class(b, suit, trump, owner, roem_on)
+                                         for b in range(256)})

@@ -169,10 +169,10 @@ def test_a_reused_searcher_gives_fresh_values(ps):
         assert values(p, searcher=shared) == values(p, searcher=Searcher()), repro(p)
     for p in reversed(ps):
         assert values(p, searcher=shared) == values(p, searcher=Searcher()), repro(p)
-    # the table generation (14 bits in an entry) wraps around between these deals
+    # the table generation (10 bits in an entry) wraps around after the first of these deals
     wrapping = Searcher()
+    wrapping.gen = K.TT_GEN_LIMIT - 2
     for p in ps:
-        wrapping.gen = K.TT_GEN_LIMIT - 2
         assert values(p, searcher=wrapping) == values(p, searcher=Searcher()), repro(p)
 
 
