@@ -247,7 +247,8 @@ def suit_code_table(hands, zero, roem_on):
     in power and natural order alike, so which of them are left does not matter, only who holds
     them, low to high (partition search on relative ranks, as far as card points allow).  With
     trick roem on (rule 10) that holds only while no three cards in a row that take in a 0-point
-    card are left; otherwise the code keeps the cards themselves.  hands: int64[4], the deal
+    card are left in three different hands (the cards of a trick come from four hands);
+    otherwise the code keeps the cards themselves.  hands: int64[4], the deal
     as dealt.  Returns int64[1024]."""
     owner = np.zeros(32, dtype=np.int64)
     for p in range(4):
@@ -263,7 +264,9 @@ def suit_code_table(hands, zero, roem_on):
             compact = True
             if roem_on:
                 for w in range(nz0):
-                    if (b >> w) & 7 == 7:
+                    c = 8 * s + w
+                    if (b >> w) & 7 == 7 and owner[c] != owner[c + 1] \
+                            and owner[c] != owner[c + 2] and owner[c + 1] != owner[c + 2]:
                         compact = False
             if compact:
                 # count k and the holders low to high: 8 + (4**k - 1) / 3 + sum h_i 4**i

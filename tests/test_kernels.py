@@ -119,12 +119,13 @@ def suit_class(byte: int, suit: int, trump: int, owner: list, roem_on: bool) -> 
     """What a suit's part of a table key must tell apart, by definition: the cards left that
     are worth points, and the 0-point cards left (7 8 9, or 7 8 of trump) either as who holds
     them low to high or, where trick roem could put one of them in a run of three left
-    cards, as the cards themselves."""
+    cards held by three players, as the cards themselves."""
     ranks = [r for r in range(8) if byte >> r & 1]
     n_zero = 2 if suit == trump else 3
     scoring = tuple(r for r in ranks if r >= n_zero)
     zero = [r for r in ranks if r < n_zero]
-    run = any(all(w + i in ranks for i in range(3)) for w in range(n_zero))
+    run = any(all(w + i in ranks for i in range(3))
+              and len({owner[8 * suit + w + i] for i in range(3)}) == 3 for w in range(n_zero))
     if roem_on and run:
         return scoring, "cards", tuple(zero)
     return scoring, "holders", tuple(owner[8 * suit + r] for r in zero)
