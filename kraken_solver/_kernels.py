@@ -173,10 +173,18 @@ TT_OFF = 1 << 24
 TT_GEN_LIMIT = 1 << 10
 
 
+# a key's bits below NEED_SHIFT say which position it is; the bits above, in MODE_ROEM, the roem
+# still needed.  Keys that differ only there share a bucket (``tt_probe``).
+NEED_SHIFT = 53
+NEED_LIMIT = 1 << 10
+POSITION_BITS = (1 << NEED_SHIFT) - 1
+
+
 @njit(cache=True, inline="always")
 def tt_index(key, tt_mask):
-    """The first entry of ``key``'s bucket (a multiple of TT_WAYS, at most ``tt_mask``)."""
-    h = key * -7046029254386353131  # 0x9E3779B97F4A7C15 as int64, wraps
+    """The first entry of ``key``'s bucket (a multiple of TT_WAYS, at most ``tt_mask``); the
+    roem still needed plays no part."""
+    h = (key & POSITION_BITS) * -7046029254386353131  # 0x9E3779B97F4A7C15 as int64, wraps
     h ^= (h >> 31) & 0x1FFFFFFFF
     return h & tt_mask & ~(TT_WAYS - 1)
 
@@ -203,6 +211,32 @@ def tt_find(tt, bucket, key, gen):
         if tt[e] == key and ((tt[e | 1] >> 50) & 0x3FF) == gen:
             return e
     return -1
+
+
+@njit(cache=True, inline="always")
+def tt_probe(tt, bucket, key, gen):
+    """Bounds (found, lo, hi) on the value of ``key``'s position from the entries of this
+    generation in its bucket.  Besides its own entry, in margin searches an entry of the same
+    position that needs less roem (or none: MODE_MARGIN) gives a lower bound and one that needs
+    more an upper bound: the value never falls as the roem needed grows (a leaf is the margin
+    if the defenders' roem reaches it, POS_BIG if not, and D maximises)."""
+    found = False
+    lo = -INF - 2
+    hi = INF + 2
+    need = (key >> NEED_SHIFT) & (NEED_LIMIT - 1)
+    for j in range(TT_WAYS):
+        e = (bucket + j) << 1
+        k = tt[e]
+        if (k & POSITION_BITS) == (key & POSITION_BITS) and ((tt[e | 1] >> 50) & 0x3FF) == gen:
+            elo, ehi = tt_bounds(tt[e | 1])
+            n = (k >> NEED_SHIFT) & (NEED_LIMIT - 1)
+            if n <= need and elo > lo:
+                lo = elo
+                found = True
+            if n >= need and ehi < hi:
+                hi = ehi
+                found = True
+    return found, lo, hi
 
 
 @njit(cache=True, inline="always")
@@ -289,16 +323,17 @@ def suit_code_table(hands, zero, roem_on):
 def boundary_key(remaining, leader, lost, mode, need, pit, codes):
     """The transposition table key of a trick boundary: the cards left, by suit through
     ``codes`` (``suit_code_table``: 12 bits a suit), the leader, D-has-lost-a-trick (only where
-    the pit can still count), the search mode and, in MODE_ROEM, the roem still needed
-    (< 2**11).  The trump is not in the key: a table generation is one deal and trump."""
+    the pit can still count), points or margin, and above NEED_SHIFT the roem still needed
+    (0 <= need < NEED_LIMIT; a MODE_MARGIN node is a MODE_ROEM node that needs none).  The trump is
+    not in the key: a table generation is one deal and trump."""
     if mode == MODE_POINTS or pit == 0:
         lost = 0
     key = codes[remaining & 0xFF] | (codes[256 | ((remaining >> 8) & 0xFF)] << 12) \
         | (codes[512 | ((remaining >> 16) & 0xFF)] << 24) \
         | (codes[768 | ((remaining >> 24) & 0xFF)] << 36) \
-        | (leader << 48) | (lost << 50) | (mode << 51)
+        | (leader << 48) | (lost << 50) | ((0 if mode == MODE_POINTS else 1) << 51)
     if mode == MODE_ROEM:
-        key |= need << 53
+        key |= need << NEED_SHIFT
     return key
 
 
@@ -733,10 +768,9 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     key = KEY[ply]
                     slot = SLOT[ply]
                     USETT[ply] = 1
-                    e = tt_find(tt, slot, key, gen)
-                    if e >= 0:
+                    found, lo, hi = tt_probe(tt, slot, key, gen)
+                    if found:
                         tt_hits += 1
-                        lo, hi = tt_bounds(tt[e | 1])
                         if lo >= B[ply] or lo == hi:
                             ret = lo
                             phase = 1

@@ -237,6 +237,8 @@ class Searcher:
         return ctx
 
     def search(self, pos: Position, mode: int, need: int, alpha: int, beta: int) -> int:
+        if not 0 <= need < K.NEED_LIMIT:  # pragma: no cover - trick roem stays below 1,024
+            raise AssertionError(f"roem needed out of the table key's range: {need}")
         ctx = self.context(pos)
         return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
                             pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw, pos.higher,

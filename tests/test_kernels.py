@@ -155,3 +155,32 @@ def test_suit_codes_tell_apart_exactly_the_classes(roem_on, double_spades):
                     assert seen.setdefault(code, cls) == cls, (suit, byte)
                 assert len(seen) == len({suit_class(b, suit, trump, owner, roem_on)
                                          for b in range(256)})
+
+
+def test_table_probe_carries_bounds_across_the_roem_needed():
+    """An entry of the same position needing less roem bounds the value from below, one
+    needing more from above; other positions, modes and generations give nothing."""
+    codes = np.arange(1024, dtype=np.int64)
+    gen = 3
+
+    def key(mode, need, leader=0):
+        return K.boundary_key(0x0F0F0F0F, leader, 0, mode, need, 100, codes)
+
+    k20 = key(K.MODE_ROEM, 20)
+    bucket = K.tt_index(k20, 63)
+    assert all(K.tt_index(key(K.MODE_ROEM, n), 63) == bucket for n in (20, 40, 50, 1000))
+    assert K.tt_index(key(K.MODE_MARGIN, 0), 63) == bucket
+    tt = np.zeros(2 * 64, dtype=np.int64)
+    assert K.tt_probe(tt, bucket, k20, gen) == (False, -K.INF - 2, K.INF + 2)
+    entries = [(key(K.MODE_MARGIN, 0), -30, 10),     # no roem needed
+               (key(K.MODE_ROEM, 50), -5, 40),       # more roem needed
+               (key(K.MODE_POINTS, 0), 60, 60),      # another mode
+               (key(K.MODE_ROEM, 20, leader=1), 99, 99)]
+    for j, (k, lo, hi) in enumerate(entries):
+        tt[2 * (bucket + j)] = k
+        tt[2 * (bucket + j) + 1] = K.tt_pack(lo, hi, gen, 5)
+    assert K.tt_probe(tt, bucket, k20, gen) == (True, -30, 40)
+    assert K.tt_probe(tt, bucket, key(K.MODE_ROEM, 50), gen) == (True, -5, 40)
+    assert K.tt_probe(tt, bucket, key(K.MODE_ROEM, 60), gen) == (True, -5, K.INF + 2)
+    assert K.tt_probe(tt, bucket, key(K.MODE_MARGIN, 0), gen) == (True, -30, 10)
+    assert K.tt_probe(tt, bucket, k20, gen + 1) == (False, -K.INF - 2, K.INF + 2)
