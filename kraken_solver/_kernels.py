@@ -203,12 +203,24 @@ def tt_bounds(word):
 
 
 @njit(cache=True, inline="always")
+def tt_generation(word):
+    """The generation from the second word of an entry."""
+    return (word >> 50) & (TT_GEN_LIMIT - 1)
+
+
+@njit(cache=True, inline="always")
+def tt_depth(word):
+    """The tricks left from the second word of an entry."""
+    return (word >> 60) & 0xF
+
+
+@njit(cache=True, inline="always")
 def tt_find(tt, bucket, key, gen):
     """Index in ``tt`` of the key word of ``key``'s entry of this generation in the bucket
     starting at entry ``bucket``; -1 if there is none."""
     for j in range(TT_WAYS):
         e = (bucket + j) << 1
-        if tt[e] == key and ((tt[e | 1] >> 50) & 0x3FF) == gen:
+        if tt[e] == key and tt_generation(tt[e | 1]) == gen:
             return e
     return -1
 
@@ -227,7 +239,7 @@ def tt_probe(tt, bucket, key, gen):
     for j in range(TT_WAYS):
         e = (bucket + j) << 1
         k = tt[e]
-        if (k & POSITION_BITS) == (key & POSITION_BITS) and ((tt[e | 1] >> 50) & 0x3FF) == gen:
+        if (k & POSITION_BITS) == (key & POSITION_BITS) and tt_generation(tt[e | 1]) == gen:
             elo, ehi = tt_bounds(tt[e | 1])
             n = (k >> NEED_SHIFT) & (NEED_LIMIT - 1)
             if n <= need and elo > lo:
@@ -248,9 +260,9 @@ def tt_victim(tt, bucket, gen):
     fewest = 99
     for j in range(TT_WAYS):
         e = (bucket + j) << 1
-        if ((tt[e | 1] >> 50) & 0x3FF) != gen:
+        if tt_generation(tt[e | 1]) != gen:
             return e
-        n = (tt[e | 1] >> 60) & 0xF
+        n = tt_depth(tt[e | 1])
         if n < fewest:
             fewest = n
             victim = e
@@ -292,7 +304,9 @@ def suit_code_table(hands, zero, roem_on):
     table = np.zeros(1024, dtype=np.int64)
     for s in range(4):
         zb = (zero >> (8 * s)) & 0xFF
-        nz0 = popcount32(zb)          # the 0-point cards are natural ranks 0 .. nz0 - 1
+        nz0 = popcount32(zb)
+        if zb != (1 << nz0) - 1:
+            raise ValueError("the 0-point cards of a suit must be its lowest natural ranks")
         for b in range(256):
             z = b & zb
             compact = True

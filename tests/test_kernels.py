@@ -77,8 +77,8 @@ def test_table_entries_keep_every_bound_generation_and_depth():
                 for hi in bounds:
                     word = K.tt_pack(lo, hi, gen, depth)
                     assert K.tt_bounds(word) == (lo, hi)
-                    assert (word >> 50) & (K.TT_GEN_LIMIT - 1) == gen
-                    assert (word >> 60) & 0xF == depth
+                    assert K.tt_generation(word) == gen
+                    assert K.tt_depth(word) == depth
 
 
 def test_table_buckets_find_keys_and_choose_victims():
