@@ -525,8 +525,10 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
     """Write the legal cards into ``moves[base:base+n]`` in search order; return n.  The trick
     so far is ``tmask`` (``tlen`` cards, suit ``led``), won so far by ``wcard`` of ``wseat``.
 
-    Leading: a master (highest remaining card of its suit) first, most points first; other
-    cards lowest first.  Following: if the card leaves the trick with our side, most points
+    Leading: a master (highest remaining card of its suit) of a plain suit first, most points
+    first; then a plain suit the partner can ruff (void in it, holding trumps); then, about
+    level, a suit the partner holds the master of and a master trump; other cards lowest first.  (Measured: a master
+    trump led first is the lead that fails most often at nodes that are cut later.)  Following: if the card leaves the trick with our side, most points
     first (a cheap winner when we take over ourselves); otherwise fewest points first."""
     n = 0
     m = legal
@@ -545,6 +547,8 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
                         master = False
             if master:
                 sc = 1000 + pts[c] * 4 + pw[c]
+                if s == trump:
+                    sc -= 600
             else:
                 sc = -pts[c] * 4 - pw[c]
                 ph = hands[seat ^ 2] & (0xFF << (8 * s))
@@ -554,6 +558,9 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
                     if (remaining & higher_than[pc]) == 0:
                         sc += 500
                         break
+                if s != trump and ((hands[seat ^ 2] >> (8 * s)) & 0xFF) == 0 \
+                        and ((hands[seat ^ 2] >> (8 * trump)) & 0xFF) != 0:
+                    sc += 700
             sc = sc * 1000000 + history[seat * 32 + c]
         else:
             beats = beats_card(c, wcard, led, trump, pw)
