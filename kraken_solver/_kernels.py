@@ -527,12 +527,30 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
 
     Leading: a master (highest remaining card of its suit) of a plain suit first, most points
     first; then a plain suit the partner can ruff (void in it, holding trumps); then, about
-    level, a suit the partner holds the master of and a master trump; other cards lowest first.  (Measured: a master
-    trump led first is the lead that fails most often at nodes that are cut later.)  Following: if the card leaves the trick with our side, most points
-    first (a cheap winner when we take over ourselves); otherwise fewest points first."""
+    level, a suit the partner holds the master of and a master trump; other cards lowest first
+    (measured: a master trump led first was the lead that failed most often at nodes cut by a
+    later lead).  Following: if the card leaves the trick with our side, most points first (a
+    cheap winner when we take over ourselves); at second hand, when the partner is likely to
+    take the trick, most points first too; otherwise fewest points first."""
     n = 0
     m = legal
     team = seat & 1
+    # second hand: will the partner, playing fourth, likely take the trick?  The third hand
+    # follows suit, and the partner holds a card above every card left in the suit led and the
+    # one on the table, or can ruff
+    pmaster = False
+    if tlen == 1 and (wcard >> 3) != trump \
+            and (hands[(seat + 1) & 3] >> (8 * led)) & 0xFF:
+        ph = hands[seat ^ 2]
+        pl = ph & (0xFF << (8 * led))
+        if pl:
+            while pl:
+                pc = lowest_bit_index(pl)
+                pl &= pl - 1
+                if (remaining & higher_than[pc]) == 0 and pw[pc] > pw[wcard]:
+                    pmaster = True
+        elif (ph >> (8 * trump)) & 0xFF:
+            pmaster = True
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
@@ -581,6 +599,8 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
                     sc = -pts[c] * 4 - pw[c]
             else:
                 sc = -pts[c] * 4 - pw[c]
+                if tlen == 1 and pmaster:
+                    sc = 300 + pts[c] * 4 - pw[c]
             if tlen == 3 and roem_on:
                 rv = trick_roem(tmask | (1 << c), trump)
                 if roem_mode:
