@@ -549,6 +549,7 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
                 pl &= pl - 1
                 if (remaining & higher_than[pc]) == 0 and pw[pc] > pw[wcard]:
                     pmaster = True
+                    break
         elif (ph >> (8 * trump)) & 0xFF:
             pmaster = True
     while m:
