@@ -416,6 +416,23 @@ def can_beat(hand, wcard, led, trump, higher_than):
 
 
 @njit(cache=True, inline="always")
+def can_ruff(hand, s, trump):
+    """Is ``hand`` void in the plain suit ``s`` and holding a trump?"""
+    return s != trump and ((hand >> (8 * s)) & 0xFF) == 0 and ((hand >> (8 * trump)) & 0xFF) != 0
+
+
+@njit(cache=True, inline="always")
+def master_of(cards, remaining, higher_than):
+    """The card of ``cards`` (one suit) that no card of ``remaining`` beats; -1 if none."""
+    while cards:
+        c = lowest_bit_index(cards)
+        cards &= cards - 1
+        if (remaining & higher_than[c]) == 0:
+            return c
+    return -1
+
+
+@njit(cache=True, inline="always")
 def beats_card(c, wc, led, trump, pw):
     """Does card ``c`` take over the trick from the winning card ``wc`` (suit led ``led``)?
     The incremental form of ``trick_winner_index``."""
@@ -538,48 +555,37 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
     # second hand: will the partner, playing fourth, likely take the trick?  The third hand
     # follows suit, and the partner holds a card above every card left in the suit led and the
     # one on the table, or can ruff
+    partner = hands[seat ^ 2]
     pmaster = False
     if tlen == 1 and (wcard >> 3) != trump \
             and (hands[(seat + 1) & 3] >> (8 * led)) & 0xFF:
-        ph = hands[seat ^ 2]
-        pl = ph & (0xFF << (8 * led))
-        if pl:
-            while pl:
-                pc = lowest_bit_index(pl)
-                pl &= pl - 1
-                if (remaining & higher_than[pc]) == 0 and pw[pc] > pw[wcard]:
-                    pmaster = True
-                    break
-        elif (ph >> (8 * trump)) & 0xFF:
-            pmaster = True
+        pc = master_of(partner & (0xFF << (8 * led)), remaining, higher_than)
+        pmaster = (pc >= 0 and pw[pc] > pw[wcard]) or can_ruff(partner, led, trump)
+    # leading: what a suit's cards share, worked out once a suit (cards come suit by suit)
+    last_suit = -1
+    opp_ruffs = False
+    suit_bonus = 0
     while m:
         c = lowest_bit_index(m)
         m &= m - 1
         s = c >> 3
         if tlen == 0:
-            master = (remaining & higher_than[c]) == 0
-            if master and s != trump:
-                for k in (1, 3):
-                    opp = (seat + k) & 3
-                    h = hands[opp]
-                    if ((h >> (8 * s)) & 0xFF) == 0 and ((h >> (8 * trump)) & 0xFF) != 0:
-                        master = False
-            if master:
+            if s != last_suit:
+                last_suit = s
+                opp_ruffs = can_ruff(hands[(seat + 1) & 3], s, trump) \
+                    or can_ruff(hands[(seat + 3) & 3], s, trump)
+                if master_of(partner & (0xFF << (8 * s)), remaining, higher_than) >= 0:
+                    suit_bonus = 500
+                elif can_ruff(partner, s, trump):
+                    suit_bonus = 700
+                else:
+                    suit_bonus = 0
+            if (remaining & higher_than[c]) == 0 and not opp_ruffs:
                 sc = 1000 + pts[c] * 4 + pw[c]
                 if s == trump:
                     sc -= 600
             else:
-                sc = -pts[c] * 4 - pw[c]
-                ph = hands[seat ^ 2] & (0xFF << (8 * s))
-                while ph:
-                    pc = lowest_bit_index(ph)
-                    ph &= ph - 1
-                    if (remaining & higher_than[pc]) == 0:
-                        sc += 500
-                        break
-                if s != trump and ((hands[seat ^ 2] >> (8 * s)) & 0xFF) == 0 \
-                        and ((hands[seat ^ 2] >> (8 * trump)) & 0xFF) != 0:
-                    sc += 700
+                sc = -pts[c] * 4 - pw[c] + suit_bonus
             sc = sc * 1000000 + history[seat * 32 + c]
         else:
             beats = beats_card(c, wcard, led, trump, pw)
