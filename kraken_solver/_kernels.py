@@ -544,11 +544,14 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
 
     Leading: a master (highest remaining card of its suit) of a plain suit first, most points
     first; then a plain suit the partner can ruff (void in it, holding trumps); then, about
-    level, a suit the partner holds the master of and a master trump; other cards lowest first
-    (measured: a master trump led first was the lead that failed most often at nodes cut by a
-    later lead).  Following: if the card leaves the trick with our side, most points first (a
-    cheap winner when we take over ourselves); at second hand, when the partner is likely to
-    take the trick, most points first too; otherwise fewest points first."""
+    level, a suit the partner holds the master of and a master trump (unless it is the
+    leader's last trump and the opponents have none: then it is an other card); other cards
+    lowest first, plain cards before trumps (measured: a master trump led first was the lead
+    that failed most often at nodes cut by a later lead, a low trump led before low plain
+    cards the next).  Following: if the card leaves the trick with our side, most points
+    first (a cheap winner when we take over ourselves), but a ruff lowest trump first; at
+    second hand, when the partner is likely to take the trick, most points first too;
+    otherwise fewest points first."""
     n = 0
     m = legal
     team = seat & 1
@@ -564,6 +567,7 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
     # leading: what a suit's cards share, worked out once a suit (cards come suit by suit)
     last_suit = -1
     opp_ruffs = False
+    last_trump = False
     suit_bonus = 0
     while m:
         c = lowest_bit_index(m)
@@ -574,18 +578,25 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
                 last_suit = s
                 opp_ruffs = can_ruff(hands[(seat + 1) & 3], s, trump) \
                     or can_ruff(hands[(seat + 3) & 3], s, trump)
+                # a last trump, the opponents out of trumps: it wins whenever it is led, so
+                # cashing it now is no master lead (measured: it cut 42% of the time)
+                last_trump = s == trump \
+                    and (((hands[(seat + 1) & 3] | hands[(seat + 3) & 3]) >> (8 * s)) & 0xFF) == 0 \
+                    and popcount32((hands[seat] >> (8 * s)) & 0xFF) == 1
                 if master_of(partner & (0xFF << (8 * s)), remaining, higher_than) >= 0:
                     suit_bonus = 500
                 elif can_ruff(partner, s, trump):
                     suit_bonus = 700
                 else:
                     suit_bonus = 0
-            if (remaining & higher_than[c]) == 0 and not opp_ruffs:
+            if (remaining & higher_than[c]) == 0 and not opp_ruffs and not last_trump:
                 sc = 1000 + pts[c] * 4 + pw[c]
                 if s == trump:
                     sc -= 600
             else:
                 sc = -pts[c] * 4 - pw[c] + suit_bonus
+                if s == trump:
+                    sc -= 50        # plain cards before trumps
             sc = sc * 1000000 + history[seat * 32 + c]
         else:
             beats = beats_card(c, wcard, led, trump, pw)
@@ -600,7 +611,9 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
                     opp = (leader + k) & 3
                     if (opp & 1) != team and can_beat(hands[opp], wc, led, trump, higher_than):
                         safe = False
-                if safe:
+                if safe and beats and (c >> 3) == trump and led != trump:
+                    sc = 1000 - pw[c] * 4       # a ruff that holds: the lowest trump first
+                elif safe:
                     sc = 1000 + pts[c] * 4 - pw[c]
                 else:
                     sc = -pts[c] * 4 - pw[c]
