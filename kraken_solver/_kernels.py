@@ -643,6 +643,17 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
     return n
 
 
+@njit(cache=True, inline="always")
+def promote_killer(moves, base, n, killer):
+    """Move ``killer`` (a card, or -1) to the front of ``moves[base:base+n]`` if it is there."""
+    for j in range(1, n):
+        if moves[base + j] == killer:
+            for q in range(j, 0, -1):
+                moves[base + q] = moves[base + q - 1]
+            moves[base] = killer
+            return
+
+
 # plies on the stack: at most 33 (32 cards, then the end); 64 so that ``ply & 63`` (which
 # tells Numba an index is non-negative, dropping its wraparound code) never changes an index
 MAXPLY = 64
@@ -707,6 +718,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     WC = np.zeros(MAXPLY, dtype=np.int64)
     WS = np.zeros(MAXPLY, dtype=np.int64)
     history = np.zeros(128, dtype=np.int64)
+    KILLER = np.full(MAXPLY, -1, dtype=np.int64)
     nodes = 0
     tt_hits = 0
     tt_stores = 0
@@ -889,6 +901,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                       LED[ply], LD[k], seat, trump, pw, higher_than, pts,
                                       moves, ply * 8, scores, history, roem_on,
                                       md == MODE_ROEM, dteam)
+                if tl == 0:
+                    promote_killer(moves, ply * 8, NM[ply], KILLER[ply])
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -923,6 +937,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 if pos & 3 == 0:
                     left = cnt0 - ply
                     history[SEAT[ply] * 32 + c] += left * left
+                    KILLER[ply] = c
             phase = 2
         else:
             # ---- next move, or the node is finished
