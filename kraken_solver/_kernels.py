@@ -718,7 +718,10 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     WC = np.zeros(MAXPLY, dtype=np.int64)
     WS = np.zeros(MAXPLY, dtype=np.int64)
     history = np.zeros(128, dtype=np.int64)
+    # killer moves: the card that last cut off at a ply, leading (KILLER[ply]) or following
+    # to a trick won so far by card w (KILLER_FOLLOW[ply * 32 + w])
     KILLER = np.full(MAXPLY, -1, dtype=np.int64)
+    KILLER_FOLLOW = np.full(MAXPLY * 32, -1, dtype=np.int64)
     nodes = 0
     tt_hits = 0
     tt_stores = 0
@@ -903,6 +906,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                       md == MODE_ROEM, dteam)
                 if tl == 0:
                     promote_killer(moves, ply * 8, NM[ply], KILLER[ply])
+                else:
+                    promote_killer(moves, ply * 8, NM[ply], KILLER_FOLLOW[ply * 32 + WC[ply]])
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -938,6 +943,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     left = cnt0 - ply
                     history[SEAT[ply] * 32 + c] += left * left
                     KILLER[ply] = c
+                else:
+                    KILLER_FOLLOW[ply * 32 + WC[ply]] = c
             phase = 2
         else:
             # ---- next move, or the node is finished
