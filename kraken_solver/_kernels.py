@@ -16,6 +16,11 @@ sum over tricks, in one of three modes (see SOLVER-NOTES.md):
   Once the roem has fallen, the node is a plain ``MODE_MARGIN`` node and shares its table
   entries.  The null-window test "value <= a" asks: can the defenders hold the margin to ``a``
   *and* get ``need`` roem on the table?  That decides the nat branch of the exact score.
+
+Move ordering: ``order_moves`` (static rules of play), then a killer move: the card that last
+caused a cutoff at the same ply when the trick so far was won by the same card (when leading:
+when the trick before was won by the same card) goes first, if legal.  Killers live for one
+search call.
 """
 
 from __future__ import annotations
@@ -718,10 +723,9 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     WC = np.zeros(MAXPLY, dtype=np.int64)
     WS = np.zeros(MAXPLY, dtype=np.int64)
     history = np.zeros(128, dtype=np.int64)
-    # killer moves: the card that last cut off at a ply, leading (KILLER[ply]) or following
-    # to a trick won so far by card w (KILLER_FOLLOW[ply * 32 + w])
-    KILLER = np.full(MAXPLY, -1, dtype=np.int64)
-    KILLER_FOLLOW = np.full(MAXPLY * 32, -1, dtype=np.int64)
+    # killer moves: the card that last cut off at a ply, per card winning the trick so far
+    # (when leading: the card that won the trick before), KILLER[ply * 32 + WC[ply]]
+    KILLER = np.full(MAXPLY * 32, -1, dtype=np.int64)
     nodes = 0
     tt_hits = 0
     tt_stores = 0
@@ -904,10 +908,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                       LED[ply], LD[k], seat, trump, pw, higher_than, pts,
                                       moves, ply * 8, scores, history, roem_on,
                                       md == MODE_ROEM, dteam)
-                if tl == 0:
-                    promote_killer(moves, ply * 8, NM[ply], KILLER[ply])
-                else:
-                    promote_killer(moves, ply * 8, NM[ply], KILLER_FOLLOW[ply * 32 + WC[ply]])
+                promote_killer(moves, ply * 8, NM[ply], KILLER[ply * 32 + WC[ply]])
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -942,9 +943,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 if pos & 3 == 0:
                     left = cnt0 - ply
                     history[SEAT[ply] * 32 + c] += left * left
-                    KILLER[ply] = c
-                else:
-                    KILLER_FOLLOW[ply * 32 + WC[ply]] = c
+                KILLER[ply * 32 + WC[ply]] = c
             phase = 2
         else:
             # ---- next move, or the node is finished
@@ -984,8 +983,10 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 else:
                     if beats_card(c, WC[ply], LED[ply], trump, pw):
                         winner = seat
+                        WC[ply + 1] = c         # the trick's winning card, for the killer
                     else:
                         winner = WS[ply]
+                        WC[ply + 1] = WC[ply]
                     tp = TP[ply] + pc
                     if REM[ply + 1] == 0:
                         tp += last_bonus
