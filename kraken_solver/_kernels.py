@@ -43,8 +43,8 @@ INF = 10_000_000
 
 # ctx array layout
 C_TRUMP, C_AMSTERDAM, C_UT_FORCED, C_TRICK_ROEM, C_PIT, C_DTEAM, C_LAST_BONUS, C_USE_TT, \
-    C_TT_MASK, C_GEN = range(10)
-CTX_LEN = 10
+    C_TT_MASK, C_GEN, C_MAX_MOVES = range(11)
+CTX_LEN = 11
 
 # stats array layout
 S_NODES, S_TT_HITS, S_TT_STORES = range(3)
@@ -675,7 +675,9 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     from ``card_tables``; tt: int64[2 * n], n entries (a power of two, at least TT_WAYS) of
     two words each (see ``tt_pack``), 64-byte aligned for one cache line a bucket;
     stats: int64[STATS_LEN], incremented.  Iterative (an explicit stack of plies), since Numba
-    cannot cache recursive functions.
+    cannot cache recursive functions.  ``ctx[C_MAX_MOVES] > 0`` searches only that many cards
+    (the first in move order) at each node: a quick estimate, not the exact value, and never
+    with the table (``ctx[C_USE_TT] == 0``).
 
     The trick in progress is carried on the stack incrementally: its mask (TM), points (TP),
     suit led (LED), winning card (WC) and the winner's seat (WS); likewise the cards left (REM).
@@ -694,6 +696,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     pit = ctx[C_PIT]
     roem_on = ctx[C_TRICK_ROEM] != 0
     last_bonus = ctx[C_LAST_BONUS]
+    max_moves = ctx[C_MAX_MOVES]
     moves = np.empty(MAXPLY * 8, dtype=np.int64)
     scores = np.empty(8, dtype=np.int64)
     NM = np.zeros(MAXPLY, dtype=np.int64)
@@ -909,6 +912,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                       moves, ply * 8, scores, history, roem_on,
                                       md == MODE_ROEM, dteam)
                 promote_killer(moves, ply * 8, NM[ply], KILLER[ply * 32 + WC[ply]])
+                if max_moves > 0 and NM[ply] > max_moves:
+                    NM[ply] = max_moves     # an estimate (``Searcher.estimate``), not exact
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:

@@ -245,19 +245,35 @@ class Searcher:
                             self._codes, self.tt,
                             self.stats))
 
+    def estimate(self, pos: Position, mode: int) -> int:
+        """A quick estimate of the search value of ``pos`` in ``mode`` (``MODE_POINTS`` or
+        ``MODE_MARGIN``), in points: the value of one line of play in which every player picks
+        the first card of the search's move ordering.  Not exact (about 20 points off on
+        average); it only tells ``value`` where to probe first.  Searches without the table."""
+        ctx = self.context(pos)
+        ctx[K.C_USE_TT] = 0
+        ctx[K.C_MAX_MOVES] = 1
+        return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
+                            pos.flag_lost, mode, 0, -K.INF, K.INF, ctx, pos.pts, pos.pw,
+                            pos.higher, self._codes, self.tt, self.stats))
+
     def value(self, pos: Position, objective: str, guess: int | None = None) -> int:
         """Exact value of ``pos`` (RULES.md §8), in points from the playing team's side.
 
         ``score`` follows SOLVER-NOTES.md: a null-window margin search decides made (and, by
         probes, the exact margin); if nat, null-window roem searches find the most trick roem
         the defenders can force while keeping the deal nat.  ``guess`` (a likely value, e.g.
-        the parent position's) only steers the probes: the result is exact whatever it is."""
+        the parent position's) only steers the probes: the result is exact whatever it is.
+        Without a guess the probes start at ``estimate``."""
         if pos.over:
             return pos.final_value(objective)
         ub = self.margin_upper_bound(pos)
         if objective == "points":
-            g = None if guess is None else guess - pos.past_dpoints
-            return pos.past_dpoints + self.probe(pos, K.MODE_POINTS, -1, ub, g)
+            if guess is None:   # probe first at the estimate, then 3, 6, 12, ... points away
+                g, step, grow = self.estimate(pos, K.MODE_POINTS), 3, 2
+            else:
+                g, step, grow = guess - pos.past_dpoints, 2, 4
+            return pos.past_dpoints + self.probe(pos, K.MODE_POINTS, -1, ub, g, step, grow)
         m = pos.rules.multiplier
         base = pos.past_margin + pos.hr_d - pos.hr_o
         nat_value = pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem
@@ -265,11 +281,10 @@ class Searcher:
         x = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1)
         if x > -base:
             if guess is not None and guess > 0:
-                g, step = guess // m - base, 2
-            else:
-                g, step = x + 64, 64    # the margin is usually a little above the test
-            return m * (base + self.probe(pos, K.MODE_MARGIN, x - 1, ub, g, step,
-                                          grow=1 if guess is None else 4))
+                g, step, grow = guess // m - base, 2, 4
+            else:               # at the estimate, then 3, 6, 12, ... points away
+                g, step, grow = max(self.estimate(pos, K.MODE_MARGIN), x), 3, 2
+            return m * (base + self.probe(pos, K.MODE_MARGIN, x - 1, ub, g, step, grow))
         roem_guess = None
         if guess is not None and guess <= 0:
             roem_guess = -guess // m - nat_value

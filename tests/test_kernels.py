@@ -184,3 +184,59 @@ def test_table_probe_carries_bounds_across_the_roem_needed():
     assert K.tt_probe(tt, bucket, key(K.MODE_ROEM, 60), gen) == (True, -5, K.INF + 2)
     assert K.tt_probe(tt, bucket, key(K.MODE_MARGIN, 0), gen) == (True, -30, 10)
     assert K.tt_probe(tt, bucket, k20, gen + 1) == (False, -K.INF - 2, K.INF + 2)
+
+
+
+def first_card_line(pos: Position) -> Position:
+    """Play out ``pos`` with every player choosing the first card of the kernels' move ordering
+    (after the equivalent-card pruning), as the search does with one card a node."""
+    p = pos.copy()
+    moves = np.zeros(8, dtype=np.int64)
+    scores = np.zeros(8, dtype=np.int64)
+    history = np.zeros(128, dtype=np.int64)
+    zero = sum(1 << c for c in range(32) if p.pts[c] == 0)
+    roem_on = bool(p.rules.trick_roem)
+    while not p.over:
+        seat = p.to_move
+        legal = p.legal_mask()
+        if legal & (legal - 1):
+            held = int(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
+            table = sum(1 << int(p.trick[j]) for j in range(p.tlen))
+            if p.tlen:
+                w = int(K.trick_winner_index(p.trick, p.tlen, p.trump, p.pw))
+                wcard, wseat, led = int(p.trick[w]), (p.leader + w) % 4, int(p.trick[0]) >> 3
+            else:
+                wcard, wseat, led = 0, 0, 0
+            legal = K.prune_equivalent(legal, (held & ~int(p.hands[seat])) | table, zero,
+                                       p.higher, roem_on)
+            K.order_moves(legal, p.hands, held, table, p.tlen, wcard, wseat, led, p.leader,
+                          seat, p.trump, p.pw, p.higher, p.pts, moves, 0, scores, history,
+                          roem_on, False, p.dteam)
+            card = int(moves[0])
+        else:
+            card = legal.bit_length() - 1
+        p.play(card)
+    return p
+
+
+@pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam"])
+def test_estimate_is_the_value_of_the_first_card_line(preset):
+    """``Searcher.estimate`` (one card a node): a single line (a node a card until the last
+    trick, one for it), the line the move ordering picks, in points and in margin, and the
+    table left untouched."""
+    from kraken_solver.bench import random_deals
+    from kraken_solver.rules import Rules
+    rules = Rules.preset(preset)
+    for i, deal in enumerate(random_deals(8, 11)):
+        pos = Position(deal, i % 4, (i // 4) % 4, rules)
+        for _ in range(3 * i):               # part-played positions too, mid-trick as well
+            pos.play(pos.legal()[0])
+        held = sum(bin(int(h)).count("1") for h in pos.hands)
+        line = first_card_line(pos)
+        s = Searcher(tt_bits=8)
+        assert s.estimate(pos, K.MODE_POINTS) == line.past_dpoints - pos.past_dpoints
+        assert s.nodes == held - 4 + 1
+        margin = line.past_margin - pos.past_margin + (rules.pit_bonus if not line.flag_lost
+                                                       else 0)
+        assert s.estimate(pos, K.MODE_MARGIN) == margin
+        assert not s.tt.any()
