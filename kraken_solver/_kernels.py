@@ -649,6 +649,178 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
 
 
 @njit(cache=True, inline="always")
+def last_trick_value(m0, m1, m2, m3, leader, trump, pw, pts, mode, lost, need, dteam, pit,
+                     last_bonus, roem_on):
+    """The value of the last trick in ``mode`` (the module docstring), one card a hand:
+    ``m0``..``m3`` the masks of the leader's card and the followers' in turn; ``lost``: D has
+    lost a trick before; ``need``: the roem still needed in MODE_ROEM."""
+    c0 = lowest_bit_index(m0)
+    led = c0 >> 3
+    w = c0
+    ws = 0
+    c = lowest_bit_index(m1)
+    if beats_card(c, w, led, trump, pw):
+        w = c
+        ws = 1
+    c = lowest_bit_index(m2)
+    if beats_card(c, w, led, trump, pw):
+        w = c
+        ws = 2
+    c = lowest_bit_index(m3)
+    if beats_card(c, w, led, trump, pw):
+        ws = 3
+    cards = m0 | m1 | m2 | m3
+    tp = last_bonus
+    left = cards
+    while left:
+        tp += pts[lowest_bit_index(left)]
+        left &= left - 1
+    tr = 0
+    if roem_on:
+        tr = trick_roem(cards, trump)
+    d_wins = ((leader + ws) & 1) == dteam
+    if mode == MODE_POINTS:
+        return tp + tr if d_wins else 0
+    if mode == MODE_ROEM and tr < need:
+        return POS_BIG
+    if d_wins:
+        return tp + tr + (pit if lost == 0 else 0)
+    return -(tp + tr)
+
+
+@njit(cache=True, inline="always")
+def seat_mask(seat, s0, x0, x1, x2, x3):
+    """Of the masks ``x0``..``x3`` of seats ``s0``, ``s0 + 1``, ... (mod 4), that of ``seat``."""
+    j = (seat - s0) & 3
+    if j == 0:
+        return x0
+    if j == 1:
+        return x1
+    if j == 2:
+        return x2
+    return x3
+
+
+@njit(cache=True)
+def two_tricks_value(hands, leader, trump, pw, pts, higher_than, amsterdam, ut_forced, mode,
+                     lost, need, dteam, pit, last_bonus, roem_on, alpha, beta):
+    """The fail-soft alpha-beta value in ``mode`` of a trick boundary with two tricks left
+    (two cards a hand, ``hands``: int64[4]), led by ``leader``: every legal way to play the
+    first of them (at most 16), the last trick then playing itself; no ordering, no table.
+    A value <= ``alpha`` is an upper bound, >= ``beta`` a lower bound, else exact."""
+    s0 = leader
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    h0 = hands[s0]
+    h1 = hands[s1]
+    h2 = hands[s2]
+    h3 = hands[s3]
+    mx = (s0 & 1) == dteam      # seats 0 and 2 maximise if mx, seats 1 and 3 minimise
+    best0 = -INF - 1 if mx else INF + 1
+    a0 = alpha
+    b0 = beta
+    m0 = h0
+    while m0:
+        a = lowest_bit_index(m0)
+        m0 &= m0 - 1
+        led = a >> 3
+        best1 = INF + 1 if mx else -INF - 1
+        a1 = a0
+        b1 = b0
+        m1 = legal_mask_follow(h1, led, a, s0, s1, trump, amsterdam, ut_forced, higher_than)
+        while m1:
+            b = lowest_bit_index(m1)
+            m1 &= m1 - 1
+            if beats_card(b, a, led, trump, pw):
+                w1 = b
+                ws1 = s1
+            else:
+                w1 = a
+                ws1 = s0
+            best2 = -INF - 1 if mx else INF + 1
+            a2 = a1
+            b2 = b1
+            m2 = legal_mask_follow(h2, led, w1, ws1, s2, trump, amsterdam, ut_forced,
+                                   higher_than)
+            while m2:
+                c = lowest_bit_index(m2)
+                m2 &= m2 - 1
+                if beats_card(c, w1, led, trump, pw):
+                    w2 = c
+                    ws2 = s2
+                else:
+                    w2 = w1
+                    ws2 = ws1
+                best3 = INF + 1 if mx else -INF - 1
+                a3 = a2
+                b3 = b2
+                m3 = legal_mask_follow(h3, led, w2, ws2, s3, trump, amsterdam, ut_forced,
+                                       higher_than)
+                while m3:
+                    d = lowest_bit_index(m3)
+                    m3 &= m3 - 1
+                    winner = s3 if beats_card(d, w2, led, trump, pw) else ws2
+                    tp = pts[a] + pts[b] + pts[c] + pts[d]
+                    tr = 0
+                    if roem_on:
+                        tr = trick_roem((1 << a) | (1 << b) | (1 << c) | (1 << d), trump)
+                    d_wins = (winner & 1) == dteam
+                    if mode == MODE_POINTS:
+                        add = tp + tr if d_wins else 0
+                    else:
+                        add = tp + tr if d_wins else -(tp + tr)
+                    fl1, md1, nd1 = after_trick(winner, tr, lost, mode, need, dteam)
+                    x0 = h0 ^ (1 << a)
+                    x1 = h1 ^ (1 << b)
+                    x2 = h2 ^ (1 << c)
+                    x3 = h3 ^ (1 << d)
+                    v = last_trick_value(seat_mask(winner, s0, x0, x1, x2, x3),
+                                         seat_mask((winner + 1) & 3, s0, x0, x1, x2, x3),
+                                         seat_mask((winner + 2) & 3, s0, x0, x1, x2, x3),
+                                         seat_mask((winner + 3) & 3, s0, x0, x1, x2, x3),
+                                         winner, trump, pw, pts, md1, fl1, nd1, dteam, pit,
+                                         last_bonus, roem_on)
+                    if mode == MODE_ROEM and v >= POS_HALF:
+                        v = POS_BIG
+                    else:
+                        v += add
+                    if mx:
+                        best3 = min(best3, v)
+                        b3 = min(b3, v)
+                    else:
+                        best3 = max(best3, v)
+                        a3 = max(a3, v)
+                    if a3 >= b3:
+                        break
+                if mx:
+                    best2 = max(best2, best3)
+                    a2 = max(a2, best3)
+                else:
+                    best2 = min(best2, best3)
+                    b2 = min(b2, best3)
+                if a2 >= b2:
+                    break
+            if mx:
+                best1 = min(best1, best2)
+                b1 = min(b1, best2)
+            else:
+                best1 = max(best1, best2)
+                a1 = max(a1, best2)
+            if a1 >= b1:
+                break
+        if mx:
+            best0 = max(best0, best1)
+            a0 = max(a0, best1)
+        else:
+            best0 = min(best0, best1)
+            b0 = min(b0, best1)
+        if a0 >= b0:
+            break
+    return best0
+
+
+@njit(cache=True, inline="always")
 def promote_killer(moves, base, n, killer):
     """Move ``killer`` (a card, or -1) to the front of ``moves[base:base+n]`` if it is there."""
     for j in range(1, n):
@@ -792,22 +964,9 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 if ncards == 4:
                     # the last trick: one card each, so it plays itself
                     ld = LD[k]
-                    for j in range(4):
-                        trick[j] = lowest_bit_index(hands[(ld + j) & 3])
-                    winner = (ld + trick_winner_index(trick, 4, trump, pw)) & 3
-                    tp = REST[ply] + last_bonus
-                    tr = 0
-                    if roem_on:
-                        tr = trick_roem(remaining, trump)
-                    d_wins = (winner & 1) == dteam
-                    if md == MODE_POINTS:
-                        ret = tp + tr if d_wins else 0
-                    elif md == MODE_ROEM and tr < ND[k]:
-                        ret = POS_BIG
-                    elif d_wins:
-                        ret = tp + tr + (pit if FL[k] == 0 else 0)
-                    else:
-                        ret = -(tp + tr)
+                    ret = last_trick_value(hands[ld], hands[(ld + 1) & 3], hands[(ld + 2) & 3],
+                                           hands[(ld + 3) & 3], ld, trump, pw, pts, md, FL[k],
+                                           ND[k], dteam, pit, last_bonus, roem_on)
                     phase = 1
                     continue
                 # bounds from the points (and roem) still to come; the roem bound is only
@@ -868,6 +1027,30 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                             B[ply] = hi
                     A0[ply] = A[ply]
                     B0[ply] = B[ply]
+                if ncards == 8 and max_moves == 0:
+                    ret = two_tricks_value(hands, LD[k], trump, pw, pts, higher_than, amsterdam,
+                                           ut_forced, md, FL[k], ND[k], dteam, pit, last_bonus,
+                                           roem_on, A[ply], B[ply])
+                    if use_tt_all:
+                        e = tt_find(tt, SLOT[ply], KEY[ply], gen)
+                        if e >= 0:
+                            lo, hi = tt_bounds(tt[e | 1])
+                        else:
+                            lo = -INF - 2
+                            hi = INF + 2
+                            e = tt_victim(tt, SLOT[ply], gen)
+                        if ret <= A[ply]:
+                            hi = min(hi, ret)
+                        elif ret >= B[ply]:
+                            lo = max(lo, ret)
+                        else:
+                            lo = ret
+                            hi = ret
+                        tt[e] = KEY[ply]
+                        tt[e | 1] = tt_pack(lo, hi, gen, 2)
+                        tt_stores += 1
+                    phase = 1
+                    continue
             seat = (LD[k] + tl) & 3
             SEAT[ply] = seat
             mx = (seat & 1) == dteam

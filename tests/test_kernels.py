@@ -240,3 +240,33 @@ def test_estimate_is_the_value_of_the_first_card_line(preset):
                                                        else 0)
         assert s.estimate(pos, K.MODE_MARGIN) == margin
         assert not s.tt.any()
+
+
+@pytest.mark.parametrize("preset", ["kraken", "klaverjas-amsterdam"])
+def test_two_tricks_value_is_fail_soft(preset):
+    """With two tricks left: with the full window the exact value (tests/naive.py's brute
+    force), and with a window a bound on the right side of it, exact inside."""
+    from kraken_solver.bench import random_deals
+    from kraken_solver.cards import card_str
+    from kraken_solver.rules import Rules
+    rules = Rules.preset(preset)
+    opts = naive.Options(trump_rule=rules.trump_rule, undertrump=rules.undertrump,
+                         trick_roem=bool(rules.trick_roem), hand_roem=False,
+                         pit_bonus=rules.pit_bonus)
+    rng = np.random.default_rng(5)
+    for i, deal in enumerate(random_deals(12, 21)):
+        pos = Position(deal, i % 4, (i + 1) % 4, rules)
+        while len(pos.played) < 24:
+            legal = pos.legal()
+            pos.play(legal[int(rng.integers(len(legal)))])
+        ref = naive.solve(deal.pbn(), SUITS[pos.trump], naive.SEATS[pos.first], opts,
+                          [card_str(c) for c in pos.played])
+        exact = ref["points"] - pos.past_dpoints
+        args = (pos.hands, pos.leader, pos.trump, pos.pw, pos.pts, pos.higher,
+                rules.trump_rule == "amsterdam", rules.undertrump == "forced", K.MODE_POINTS,
+                pos.flag_lost, 0, pos.dteam, rules.pit_bonus, pos.last_bonus,
+                bool(rules.trick_roem))
+        assert K.two_tricks_value(*args, -K.INF, K.INF) == exact
+        for alpha in range(-1, exact + 30, 7):
+            v = K.two_tricks_value(*args, alpha, alpha + 1)
+            assert (v <= alpha and exact <= v) or (v > alpha and exact >= v), (alpha, v, exact)
