@@ -648,7 +648,7 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)     # called, not inlined: compiles faster, runs as fast
 def last_trick_value(m0, m1, m2, m3, leader, trump, pw, pts, mode, lost, need, dteam, pit,
                      last_bonus, roem_on):
     """The value of the last trick in ``mode`` (the module docstring), one card a hand:
