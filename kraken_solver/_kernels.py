@@ -275,6 +275,32 @@ def tt_victim(tt, bucket, gen):
 
 
 @njit(cache=True, inline="always")
+def tt_store(tt, bucket, key, gen, value, alpha, beta, depth):
+    """Record a fail-soft search result ``value`` of window (``alpha``, ``beta``) for ``key``:
+    an upper bound if <= alpha, a lower bound if >= beta, else exact; merged with the bounds
+    of this generation's entry for the key, or replacing ``tt_victim``.  ``depth``: tricks
+    left."""
+    e = tt_find(tt, bucket, key, gen)
+    if e >= 0:
+        lo, hi = tt_bounds(tt[e | 1])
+    else:
+        lo = -INF - 2
+        hi = INF + 2
+        e = tt_victim(tt, bucket, gen)
+    if value <= alpha:
+        if value < hi:
+            hi = value
+    elif value >= beta:
+        if value > lo:
+            lo = value
+    else:
+        lo = value
+        hi = value
+    tt[e] = key
+    tt[e | 1] = tt_pack(lo, hi, gen, depth)
+
+
+@njit(cache=True, inline="always")
 def after_trick(winner, roem, lost, mode, need, dteam):
     """The state the next trick starts with once ``winner`` took a trick with ``roem`` points of
     trick roem: D-has-lost-a-trick, the search mode and the roem still needed (MODE_ROEM turns
@@ -1032,22 +1058,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                            ut_forced, md, FL[k], ND[k], dteam, pit, last_bonus,
                                            roem_on, A[ply], B[ply])
                     if use_tt_all:
-                        e = tt_find(tt, SLOT[ply], KEY[ply], gen)
-                        if e >= 0:
-                            lo, hi = tt_bounds(tt[e | 1])
-                        else:
-                            lo = -INF - 2
-                            hi = INF + 2
-                            e = tt_victim(tt, SLOT[ply], gen)
-                        if ret <= A[ply]:
-                            hi = min(hi, ret)
-                        elif ret >= B[ply]:
-                            lo = max(lo, ret)
-                        else:
-                            lo = ret
-                            hi = ret
-                        tt[e] = KEY[ply]
-                        tt[e | 1] = tt_pack(lo, hi, gen, 2)
+                        tt_store(tt, SLOT[ply], KEY[ply], gen, ret, A[ply], B[ply], 2)
                         tt_stores += 1
                     phase = 1
                     continue
@@ -1206,26 +1217,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             else:
                 best = BEST[ply]
                 if (tlen0 + ply) & 3 == 0 and USETT[ply]:
-                    slot = SLOT[ply]
-                    key = KEY[ply]
-                    e = tt_find(tt, slot, key, gen)
-                    if e >= 0:
-                        lo, hi = tt_bounds(tt[e | 1])
-                    else:
-                        lo = -INF - 2
-                        hi = INF + 2
-                        e = tt_victim(tt, slot, gen)
-                    if best <= A0[ply]:
-                        if best < hi:
-                            hi = best
-                    elif best >= B0[ply]:
-                        if best > lo:
-                            lo = best
-                    else:
-                        lo = best
-                        hi = best
-                    tt[e] = key
-                    tt[e | 1] = tt_pack(lo, hi, gen, (cnt0 - ply) >> 2)
+                    tt_store(tt, SLOT[ply], KEY[ply], gen, best, A0[ply], B0[ply],
+                             (cnt0 - ply) >> 2)
                     tt_stores += 1
                 ret = best
                 phase = 1

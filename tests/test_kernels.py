@@ -270,3 +270,19 @@ def test_two_tricks_value_is_fail_soft(preset):
         for alpha in range(-1, exact + 30, 7):
             v = K.two_tricks_value(*args, alpha, alpha + 1)
             assert (v <= alpha and exact <= v) or (v > alpha and exact >= v), (alpha, v, exact)
+
+
+def test_table_store_merges_fail_soft_results():
+    """``tt_store``: below the window an upper bound, above it a lower bound, inside exact;
+    bounds of one key and generation narrow each other."""
+    tt = np.zeros(2 * 64, dtype=np.int64)
+    key, gen = 12345, 7
+    bucket = K.tt_index(key, 63)
+    K.tt_store(tt, bucket, key, gen, 40, 50, 51, 3)        # value <= 40
+    assert K.tt_probe(tt, bucket, key, gen) == (True, -K.INF - 2, 40)
+    K.tt_store(tt, bucket, key, gen, 20, 19, 20, 3)        # value >= 20
+    assert K.tt_probe(tt, bucket, key, gen) == (True, 20, 40)
+    K.tt_store(tt, bucket, key, gen, 33, 10, 60, 3)        # value == 33
+    assert K.tt_probe(tt, bucket, key, gen) == (True, 33, 33)
+    assert sum(int(tt[2 * (bucket + j)]) == key for j in range(K.TT_WAYS)) == 1
+    assert K.tt_depth(tt[K.tt_find(tt, bucket, key, gen) + 1]) == 3
