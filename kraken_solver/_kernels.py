@@ -314,6 +314,33 @@ def after_trick(winner, roem, lost, mode, need, dteam):
     return lost, MODE_MARGIN, 0
 
 
+@njit(cache=True, inline="always")
+def trick_add(winner, points, roem, mode, dteam):
+    """What a trick with ``points`` card points (last-trick bonus included) and ``roem`` trick
+    roem, taken by ``winner``, adds to the search value in ``mode``."""
+    if (winner & 1) == dteam:
+        return points + roem
+    return 0 if mode == MODE_POINTS else -(points + roem)
+
+
+@njit(cache=True, inline="always")
+def plus_trick(rest, add, mode):
+    """The value of a position from the value ``rest`` of the position after its trick and
+    that trick's ``add`` (``trick_add``); in MODE_ROEM a defenders' failure stays POS_BIG."""
+    if mode == MODE_ROEM and rest >= POS_HALF:
+        return POS_BIG
+    return rest + add
+
+
+@njit(cache=True, inline="always")
+def minimax_step(maxi, best, alpha, beta, v):
+    """Take a child's value ``v`` into a node's fail-soft (best, alpha, beta), the node's
+    side maximising if ``maxi``."""
+    if maxi:
+        return max(best, v), max(alpha, v), beta
+    return min(best, v), alpha, min(beta, v)
+
+
 @njit(cache=True)
 def suit_code_table(hands, zero, roem_on):
     """Per suit and set of cards left in it (``s * 256 + byte``), a 12-bit code such that
@@ -704,14 +731,13 @@ def last_trick_value(m0, m1, m2, m3, leader, trump, pw, pts, mode, lost, need, d
     tr = 0
     if roem_on:
         tr = trick_roem(cards, trump)
-    d_wins = ((leader + ws) & 1) == dteam
-    if mode == MODE_POINTS:
-        return tp + tr if d_wins else 0
     if mode == MODE_ROEM and tr < need:
         return POS_BIG
-    if d_wins:
-        return tp + tr + (pit if lost == 0 else 0)
-    return -(tp + tr)
+    winner = (leader + ws) & 3
+    add = trick_add(winner, tp, tr, mode, dteam)
+    if mode != MODE_POINTS and (winner & 1) == dteam and lost == 0:
+        add += pit          # D took every trick (rule 18)
+    return add
 
 
 @njit(cache=True, inline="always")
@@ -743,59 +769,36 @@ def two_tricks_value(hands, leader, trump, pw, pts, higher_than, amsterdam, ut_f
     h2 = hands[s2]
     h3 = hands[s3]
     mx = (s0 & 1) == dteam      # seats 0 and 2 maximise if mx, seats 1 and 3 minimise
-    best0 = -INF - 1 if mx else INF + 1
-    a0 = alpha
-    b0 = beta
+    best0, a0, b0 = -INF - 1 if mx else INF + 1, alpha, beta
     m0 = h0
-    while m0:
+    while m0 and a0 < b0:
         a = lowest_bit_index(m0)
         m0 &= m0 - 1
         led = a >> 3
-        best1 = INF + 1 if mx else -INF - 1
-        a1 = a0
-        b1 = b0
+        best1, a1, b1 = INF + 1 if mx else -INF - 1, a0, b0
         m1 = legal_mask_follow(h1, led, a, s0, s1, trump, amsterdam, ut_forced, higher_than)
-        while m1:
+        while m1 and a1 < b1:
             b = lowest_bit_index(m1)
             m1 &= m1 - 1
-            if beats_card(b, a, led, trump, pw):
-                w1 = b
-                ws1 = s1
-            else:
-                w1 = a
-                ws1 = s0
-            best2 = -INF - 1 if mx else INF + 1
-            a2 = a1
-            b2 = b1
+            w1, ws1 = (b, s1) if beats_card(b, a, led, trump, pw) else (a, s0)
+            best2, a2, b2 = -INF - 1 if mx else INF + 1, a1, b1
             m2 = legal_mask_follow(h2, led, w1, ws1, s2, trump, amsterdam, ut_forced,
                                    higher_than)
-            while m2:
+            while m2 and a2 < b2:
                 c = lowest_bit_index(m2)
                 m2 &= m2 - 1
-                if beats_card(c, w1, led, trump, pw):
-                    w2 = c
-                    ws2 = s2
-                else:
-                    w2 = w1
-                    ws2 = ws1
-                best3 = INF + 1 if mx else -INF - 1
-                a3 = a2
-                b3 = b2
+                w2, ws2 = (c, s2) if beats_card(c, w1, led, trump, pw) else (w1, ws1)
+                best3, a3, b3 = INF + 1 if mx else -INF - 1, a2, b2
                 m3 = legal_mask_follow(h3, led, w2, ws2, s3, trump, amsterdam, ut_forced,
                                        higher_than)
-                while m3:
+                while m3 and a3 < b3:
                     d = lowest_bit_index(m3)
                     m3 &= m3 - 1
                     winner = s3 if beats_card(d, w2, led, trump, pw) else ws2
-                    tp = pts[a] + pts[b] + pts[c] + pts[d]
                     tr = 0
                     if roem_on:
                         tr = trick_roem((1 << a) | (1 << b) | (1 << c) | (1 << d), trump)
-                    d_wins = (winner & 1) == dteam
-                    if mode == MODE_POINTS:
-                        add = tp + tr if d_wins else 0
-                    else:
-                        add = tp + tr if d_wins else -(tp + tr)
+                    add = trick_add(winner, pts[a] + pts[b] + pts[c] + pts[d], tr, mode, dteam)
                     fl1, md1, nd1 = after_trick(winner, tr, lost, mode, need, dteam)
                     x0 = h0 ^ (1 << a)
                     x1 = h1 ^ (1 << b)
@@ -807,42 +810,10 @@ def two_tricks_value(hands, leader, trump, pw, pts, higher_than, amsterdam, ut_f
                                          seat_mask((winner + 3) & 3, s0, x0, x1, x2, x3),
                                          winner, trump, pw, pts, md1, fl1, nd1, dteam, pit,
                                          last_bonus, roem_on)
-                    if mode == MODE_ROEM and v >= POS_HALF:
-                        v = POS_BIG
-                    else:
-                        v += add
-                    if mx:
-                        best3 = min(best3, v)
-                        b3 = min(b3, v)
-                    else:
-                        best3 = max(best3, v)
-                        a3 = max(a3, v)
-                    if a3 >= b3:
-                        break
-                if mx:
-                    best2 = max(best2, best3)
-                    a2 = max(a2, best3)
-                else:
-                    best2 = min(best2, best3)
-                    b2 = min(b2, best3)
-                if a2 >= b2:
-                    break
-            if mx:
-                best1 = min(best1, best2)
-                b1 = min(b1, best2)
-            else:
-                best1 = max(best1, best2)
-                a1 = max(a1, best2)
-            if a1 >= b1:
-                break
-        if mx:
-            best0 = max(best0, best1)
-            a0 = max(a0, best1)
-        else:
-            best0 = min(best0, best1)
-            b0 = min(b0, best1)
-        if a0 >= b0:
-            break
+                    best3, a3, b3 = minimax_step(not mx, best3, a3, b3, plus_trick(v, add, mode))
+                best2, a2, b2 = minimax_step(mx, best2, a2, b2, best3)
+            best1, a1, b1 = minimax_step(not mx, best1, a1, b1, best2)
+        best0, a0, b0 = minimax_step(mx, best0, a0, b0, best1)
     return best0
 
 
@@ -1123,10 +1094,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             v = ret
             pos = tlen0 + ply
             if pos & 3 == 3:
-                if MD[pos >> 2] == MODE_ROEM and v >= POS_HALF:
-                    v = POS_BIG
-                else:
-                    v += ADD[ply]
+                v = plus_trick(v, ADD[ply], MD[pos >> 2])
             if MAXI[ply]:
                 if v > BEST[ply]:
                     BEST[ply] = v
@@ -1192,12 +1160,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     tr = 0
                     if roem_on:
                         tr = trick_roem(TM[ply] | bit, trump)
-                    d_wins = (winner & 1) == dteam
                     md = MD[k]
-                    if md == MODE_POINTS:
-                        add = tp + tr if d_wins else 0
-                    else:
-                        add = tp + tr if d_wins else -(tp + tr)
+                    add = trick_add(winner, tp, tr, md, dteam)
                     FL[k + 1], MD[k + 1], ND[k + 1] = after_trick(winner, tr, FL[k], md, ND[k],
                                                                  dteam)
                     ADD[ply] = add

@@ -239,11 +239,13 @@ class Searcher:
     def search(self, pos: Position, mode: int, need: int, alpha: int, beta: int) -> int:
         if not 0 <= need < K.NEED_LIMIT:  # pragma: no cover - trick roem stays below 1,024
             raise AssertionError(f"roem needed out of the table key's range: {need}")
-        ctx = self.context(pos)
+        return self._kernel_search(pos, self.context(pos), mode, need, alpha, beta)
+
+    def _kernel_search(self, pos: Position, ctx: np.ndarray, mode: int, need: int, alpha: int,
+                       beta: int) -> int:
         return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
-                            pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw, pos.higher,
-                            self._codes, self.tt,
-                            self.stats))
+                            pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw,
+                            pos.higher, self._codes, self.tt, self.stats))
 
     def estimate(self, pos: Position, mode: int) -> int:
         """A quick estimate of the search value of ``pos`` in ``mode`` (``MODE_POINTS`` or
@@ -253,9 +255,7 @@ class Searcher:
         ctx = self.context(pos)
         ctx[K.C_USE_TT] = 0
         ctx[K.C_MAX_MOVES] = 1
-        return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
-                            pos.flag_lost, mode, 0, -K.INF, K.INF, ctx, pos.pts, pos.pw,
-                            pos.higher, self._codes, self.tt, self.stats))
+        return self._kernel_search(pos, ctx, mode, 0, -K.INF, K.INF)
 
     def value(self, pos: Position, objective: str, guess: int | None = None) -> int:
         """Exact value of ``pos`` (RULES.md §8), in points from the playing team's side.
