@@ -870,6 +870,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     scores = np.empty(8, dtype=np.int64)
     NM = np.zeros(MAXPLY, dtype=np.int64)
     IDX = np.zeros(MAXPLY, dtype=np.int64)
+    LATER = np.zeros(MAXPLY, dtype=np.int64)     # cards still to be ordered behind the killer
+    NEXT_KEY = np.zeros(MAXPLY * 32, dtype=np.int64)  # the key after each card ending a trick
     A = np.zeros(MAXPLY, dtype=np.int64)
     B = np.zeros(MAXPLY, dtype=np.int64)
     A0 = np.zeros(MAXPLY, dtype=np.int64)
@@ -1062,23 +1064,33 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         if roem_on and md == MODE_ROEM:
                             tr = trick_roem(TM[ply] | (1 << c), trump)
                         fl, md1, nd1 = after_trick(winner, tr, fl0, md, nd0, dteam)
-                        slot = tt_index(boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1,
-                                                     pit, codes), ttm)
-                        prefetch(tt, slot << 1)
+                        key = boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1, pit,
+                                           codes)
+                        NEXT_KEY[ply * 32 + c] = key
+                        prefetch(tt, tt_index(key, ttm) << 1)
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
                 moves[ply * 8] = lowest_bit_index(legal)
                 NM[ply] = 1
+                LATER[ply] = 0
             else:
                 legal = prune_equivalent(legal, (remaining & ~hand) | TM[ply], zero,
                                          higher_than, roem_on)
-                NM[ply] = order_moves(legal, hands, remaining, TM[ply], tl, WC[ply], WS[ply],
-                                      LED[ply], LD[k], seat, trump, pw, higher_than, pts,
-                                      moves, ply * 8, scores, history, roem_on,
-                                      md == MODE_ROEM, dteam)
-                promote_killer(moves, ply * 8, NM[ply], KILLER[ply * 32 + WC[ply]])
-                if max_moves > 0 and NM[ply] > max_moves:
-                    NM[ply] = max_moves     # an estimate (``Searcher.estimate``), not exact
+                killer = KILLER[ply * 32 + WC[ply]]
+                if max_moves == 0 and killer >= 0 and (legal >> killer) & 1:
+                    # the killer first, on its own: the other cards are ordered only if it
+                    # does not cut off (it does at most such nodes)
+                    moves[ply * 8] = killer
+                    NM[ply] = 1
+                    LATER[ply] = legal ^ (1 << killer)
+                else:
+                    NM[ply] = order_moves(legal, hands, remaining, TM[ply], tl, WC[ply],
+                                          WS[ply], LED[ply], LD[k], seat, trump, pw,
+                                          higher_than, pts, moves, ply * 8, scores, history,
+                                          roem_on, md == MODE_ROEM, dteam)
+                    promote_killer(moves, ply * 8, NM[ply], killer)
+                    if max_moves > 0 and NM[ply] > max_moves:
+                        NM[ply] = max_moves     # an estimate (``Searcher.estimate``), not exact
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -1107,6 +1119,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     B[ply] = v
             if A[ply] >= B[ply]:
                 IDX[ply] = NM[ply]
+                LATER[ply] = 0
                 if pos & 3 == 0:
                     left = cnt0 - ply
                     history[SEAT[ply] * 32 + c] += left * left
@@ -1114,6 +1127,15 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             phase = 2
         else:
             # ---- next move, or the node is finished
+            if IDX[ply] == NM[ply] and LATER[ply]:
+                # the killer did not cut off: order the other cards behind it
+                pos = tlen0 + ply
+                k = pos >> 2
+                NM[ply] = 1 + order_moves(LATER[ply], hands, REM[ply], TM[ply], pos & 3, WC[ply],
+                                          WS[ply], LED[ply], LD[k], SEAT[ply], trump, pw,
+                                          higher_than, pts, moves, ply * 8 + 1, scores,
+                                          history, roem_on, MD[k] == MODE_ROEM, dteam)
+                LATER[ply] = 0
             if IDX[ply] < NM[ply]:
                 c = moves[ply * 8 + (IDX[ply] & 7)] & 31
                 IDX[ply] += 1
@@ -1171,9 +1193,9 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     TM[ply + 1] = 0
                     TP[ply + 1] = 0
                     if use_tt_all and cnt0 - ply > 5:
-                        # the next trick boundary's key and slot, for its probe and store
-                        key = boundary_key(REM[ply + 1], winner, FL[k + 1], MD[k + 1], ND[k + 1],
-                                           pit, codes)
+                        # the next trick boundary's key (worked out with the prefetch) and slot,
+                        # for its probe and store
+                        key = NEXT_KEY[ply * 32 + c]
                         KEY[ply + 1] = key
                         SLOT[ply + 1] = tt_index(key, ttm)
                 ply = (ply + 1) & 63
