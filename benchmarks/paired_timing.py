@@ -56,18 +56,20 @@ def main(argv=None) -> int:
             deals = v["bench"].random_deals(args.deals, 1)
             searcher, position = v["solver"].Searcher, v["solver"].Position
             searcher().value(position(deals[0], 0, 0, rules), args.objective)   # compile
+            # one searcher a version for every solve, as kraken-bench does
             runs.append({"rules": rules, "deals": deals, "best": [float("inf")] * args.deals,
-                         "nodes": 0, "values": []})
+                         "nodes": 0, "values": [], "searcher": searcher()})
         for rep in range(args.reps):
             for i in range(args.deals):
                 for v, run in zip(versions, runs):
-                    s = v["solver"].Searcher()
+                    s = run["searcher"]
+                    n0 = s.nodes
                     t0 = time.perf_counter()
                     vals = [s.value(v["solver"].Position(run["deals"][i], t, 0, run["rules"]),
                                     args.objective) for t in range(4)]
                     run["best"][i] = min(run["best"][i], time.perf_counter() - t0)
                     if rep == 0:
-                        run["nodes"] += s.nodes
+                        run["nodes"] += s.nodes - n0
                         run["values"] += vals
         for c, v, run in zip(args.checkouts, versions, runs):
             total = sum(run["best"])

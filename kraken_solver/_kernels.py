@@ -417,19 +417,35 @@ def roem_upper_bound(h0, h1, h2, h3, tricks_left, trump):
     of a kind needs its four cards in four hands."""
     remaining = h0 | h1 | h2 | h3
     runs = 0
+    long_runs = 0
     for s in range(4):
         x = (remaining >> (8 * s)) & 0xFF
         w = x & (x >> 1) & (x >> 2)
         if w == 0:
             continue
+        w4 = w & (x >> 3)
         for hp in (h0, h1, h2, h3):
             y = (hp >> (8 * s)) & 0xFF
-            w &= ~((y & (y >> 1)) | (y & (y >> 2)) | ((y >> 1) & (y >> 2)))
+            two = (y & (y >> 1)) | (y & (y >> 2)) | ((y >> 1) & (y >> 2))
+            w &= ~two
+            # a run of four needs its four cards in four hands
+            w4 &= ~(two | (y & (y >> 3)) | ((y >> 1) & (y >> 3)) | ((y >> 2) & (y >> 3)))
         if w:
-            runs += popcount32(x) // 3
+            # runs of one suit use disjoint cards: at most as many as disjoint three-card
+            # windows start in w (the earliest first is a largest such set)
+            n = 0
+            while w:
+                p = lowest_bit_index(w)
+                n += 1
+                w &= ~((1 << (p + 3)) - 1)
+            runs += n
+            if w4:
+                long_runs += n
     if runs > tricks_left:
         runs = tricks_left
-    ub = 50 * runs
+    if long_runs > runs:
+        long_runs = runs
+    ub = 50 * long_runs + 20 * (runs - long_runs)
     kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
     if (remaining & kq) == kq and (h0 & kq) != kq and (h1 & kq) != kq and (h2 & kq) != kq \
             and (h3 & kq) != kq:

@@ -41,6 +41,54 @@ def test_popcount_and_lowest_bit():
     assert K.popcount32(0) == 0
 
 
+def most_trick_roem(hands, leader, trump, trump_rule):
+    """The most trick roem (points, rules 10-11) any legal play of the rest can make, whoever
+    wins it: every line played out with tests/naive.py's rules.  hands: seat -> card names."""
+    def rest(hands, leader, trick):
+        seat = naive.SEATS[(leader + len(trick)) % 4]
+        if not hands[seat]:
+            return 0
+        best = 0
+        for c in naive.legal_cards(hands[seat], trick, seat, trump, trump_rule):
+            h = dict(hands)
+            h[seat] = [x for x in hands[seat] if x != c]
+            t = trick + [(seat, c)]
+            if len(t) < 4:
+                v = rest(h, leader, t)
+            else:
+                won = naive.SEATS.index(naive.trick_winner(t, trump))
+                v = naive.trick_roem([x for _, x in t], trump) + rest(h, won, [])
+            best = max(best, v)
+        return best
+    return rest(hands, leader, [])
+
+
+@pytest.mark.parametrize("trump_rule", ["rotterdam", "amsterdam"])
+def test_roem_upper_bound_is_never_below_the_most_roem_play_can_make(trump_rule):
+    """``roem_upper_bound`` (runs of three at 20 and of four at 50 only where three or four
+    cards in a row lie in as many hands, as many runs a suit as disjoint such windows, at most
+    one run a trick; stuk; four of a kind) is at least the most trick roem of every legal play
+    of two or three tricks, on hands drawn from few suits so that roem is common; and it is
+    reached (above 0) on many of them, so it is not trivially high."""
+    rng = np.random.default_rng(11 if trump_rule == "rotterdam" else 12)
+    reached = 0
+    for i in range(300):
+        tricks = 2 + i % 2
+        suits = rng.permutation(4)[:2 + i % 3]
+        pool = [8 * int(s) + r for s in suits for r in range(8)]
+        cards = [pool[j] for j in rng.permutation(len(pool))[:4 * tricks]]
+        masks = [sum(1 << c for c in cards[p * tricks:(p + 1) * tricks]) for p in range(4)]
+        trump = int(rng.integers(4))
+        leader = int(rng.integers(4))
+        bound = K.roem_upper_bound(*masks, tricks, trump)
+        hands = {naive.SEATS[p]: [card_name(c) for c in cards[p * tricks:(p + 1) * tricks]]
+                 for p in range(4)}
+        most = most_trick_roem(hands, leader, SUITS[trump], trump_rule)
+        assert most <= bound, (hands, SUITS[trump], leader, most, bound)
+        reached += most == bound > 0
+    assert reached >= 100, reached
+
+
 @pytest.mark.parametrize("trump_rule,undertrump", [("rotterdam", "forbidden"),
                                                    ("rotterdam", "forced"),
                                                    ("amsterdam", "forbidden"),
