@@ -5,7 +5,9 @@ serves every rule variant.  Cards are 0..31 (``suit * 8 + natural rank``), card 
 masks held in int64.  The Python layer (``solver.py``) validates input and wraps these.
 
 Search (alpha-beta, fail-soft, with a transposition table at trick boundaries holding lower and
-upper bounds) returns the value of the rest of the deal *including the trick in progress*, as a
+upper bounds; a principal variation search wherever the window is wider than null: the first
+card with the node's window, the others with a null window, searched again with the window left
+above (D) or below (defenders) the scout's bound when the scout lands inside) returns the value of the rest of the deal *including the trick in progress*, as a
 sum over tricks, in one of three modes (see SOLVER-NOTES.md):
 
 - ``MODE_POINTS``: card points + trick roem won by the playing team D; D maximises.
@@ -17,10 +19,11 @@ sum over tricks, in one of three modes (see SOLVER-NOTES.md):
   entries.  The null-window test "value <= a" asks: can the defenders hold the margin to ``a``
   *and* get ``need`` roem on the table?  That decides the nat branch of the exact score.
 
-Move ordering: ``order_moves`` (static rules of play), then a killer move: the card that last
-caused a cutoff at the same ply when the trick so far was won by the same card (when leading:
-when the trick before was won by the same card) goes first, if legal.  Killers live for one
-search call.
+Move ordering: a killer move first: the card that last caused a cutoff (or raised the node's
+bound) at the same ply when the trick so far was won by the same card (when leading: when the
+trick before was won by the same card), if legal; it is searched on its own, and the other cards
+are ordered by ``order_moves`` (static rules of play) only if it does not cut off.  Killers live
+for one search call.
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ INF = 10_000_000
 
 # ctx array layout
 C_TRUMP, C_AMSTERDAM, C_UT_FORCED, C_TRICK_ROEM, C_PIT, C_DTEAM, C_LAST_BONUS, C_USE_TT, \
-    C_TT_MASK, C_GEN, C_MAX_MOVES = range(11)
-CTX_LEN = 11
+    C_TT_MASK, C_GEN = range(10)
+CTX_LEN = 10
 
 # stats array layout
 S_NODES, S_TT_HITS, S_TT_STORES = range(3)
@@ -860,9 +863,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     from ``card_tables``; tt: int64[2 * n], n entries (a power of two, at least TT_WAYS) of
     two words each (see ``tt_pack``), 64-byte aligned for one cache line a bucket;
     stats: int64[STATS_LEN], incremented.  Iterative (an explicit stack of plies), since Numba
-    cannot cache recursive functions.  ``ctx[C_MAX_MOVES] > 0`` searches only that many cards
-    (the first in move order) at each node: a quick estimate, not the exact value, and never
-    with the table (``ctx[C_USE_TT] == 0``).
+    cannot cache recursive functions.
 
     The trick in progress is carried on the stack incrementally: its mask (TM), points (TP),
     suit led (LED), winning card (WC) and the winner's seat (WS); likewise the cards left (REM).
@@ -881,12 +882,15 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     pit = ctx[C_PIT]
     roem_on = ctx[C_TRICK_ROEM] != 0
     last_bonus = ctx[C_LAST_BONUS]
-    max_moves = ctx[C_MAX_MOVES]
     moves = np.empty(MAXPLY * 8, dtype=np.int64)
     scores = np.empty(8, dtype=np.int64)
     NM = np.zeros(MAXPLY, dtype=np.int64)
     IDX = np.zeros(MAXPLY, dtype=np.int64)
     LATER = np.zeros(MAXPLY, dtype=np.int64)     # cards still to be ordered behind the killer
+    SCOUT = np.zeros(MAXPLY, dtype=np.int64)     # the child was searched with a null window
+    RESEARCH = np.zeros(MAXPLY, dtype=np.int64)  # search the same card again, window RA, RB
+    RA = np.zeros(MAXPLY, dtype=np.int64)
+    RB = np.zeros(MAXPLY, dtype=np.int64)
     NEXT_KEY = np.zeros(MAXPLY * 32, dtype=np.int64)  # the key after each card ending a trick
     A = np.zeros(MAXPLY, dtype=np.int64)
     B = np.zeros(MAXPLY, dtype=np.int64)
@@ -1042,7 +1046,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                             B[ply] = hi
                     A0[ply] = A[ply]
                     B0[ply] = B[ply]
-                if ncards == 8 and max_moves == 0:
+                if ncards == 8:
                     ret = two_tricks_value(hands, LD[k], trump, pw, pts, higher_than, amsterdam,
                                            ut_forced, md, FL[k], ND[k], dteam, pit, last_bonus,
                                            roem_on, A[ply], B[ply])
@@ -1093,7 +1097,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 legal = prune_equivalent(legal, (remaining & ~hand) | TM[ply], zero,
                                          higher_than, roem_on)
                 killer = KILLER[ply * 32 + WC[ply]]
-                if max_moves == 0 and killer >= 0 and (legal >> killer) & 1:
+                if killer >= 0 and (legal >> killer) & 1:
                     # the killer first, on its own: the other cards are ordered only if it
                     # does not cut off (it does at most such nodes)
                     moves[ply * 8] = killer
@@ -1105,8 +1109,6 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                           higher_than, pts, moves, ply * 8, scores, history,
                                           roem_on, md == MODE_ROEM, dteam)
                     promote_killer(moves, ply * 8, NM[ply], killer)
-                    if max_moves > 0 and NM[ply] > max_moves:
-                        NM[ply] = max_moves     # an estimate (``Searcher.estimate``), not exact
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -1123,16 +1125,33 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             pos = tlen0 + ply
             if pos & 3 == 3:
                 v = plus_trick(v, ADD[ply], MD[pos >> 2])
+            if SCOUT[ply]:
+                SCOUT[ply] = 0
+                if A[ply] < v < B[ply]:
+                    # the null-window scout says this card beats the best so far: search it
+                    # again for its value, knowing the bound the scout gave
+                    if MAXI[ply]:
+                        RA[ply] = v - 1
+                        RB[ply] = B[ply]
+                    else:
+                        RA[ply] = A[ply]
+                        RB[ply] = v + 1
+                    RESEARCH[ply] = 1
+                    IDX[ply] -= 1
+                    phase = 2
+                    continue
             if MAXI[ply]:
                 if v > BEST[ply]:
                     BEST[ply] = v
                 if v > A[ply]:
                     A[ply] = v
+                    KILLER[ply * 32 + WC[ply]] = c
             else:
                 if v < BEST[ply]:
                     BEST[ply] = v
                 if v < B[ply]:
                     B[ply] = v
+                    KILLER[ply * 32 + WC[ply]] = c
             if A[ply] >= B[ply]:
                 IDX[ply] = NM[ply]
                 LATER[ply] = 0
@@ -1159,6 +1178,20 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 tl = pos & 3
                 k = pos >> 2
                 seat = SEAT[ply]
+                # the child's window: the node's, but a null window for the cards after the
+                # first where the node's window is wider (principal variation search)
+                ca = A[ply]
+                cb = B[ply]
+                if RESEARCH[ply]:
+                    RESEARCH[ply] = 0
+                    ca = RA[ply]
+                    cb = RB[ply]
+                elif IDX[ply] > 1 and cb - ca > 1:
+                    SCOUT[ply] = 1
+                    if MAXI[ply]:
+                        cb = ca + 1
+                    else:
+                        ca = cb - 1
                 bit = 1 << c
                 hands[seat] ^= bit
                 CARD[ply] = c
@@ -1166,16 +1199,16 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 REST[ply + 1] = REST[ply] - pc
                 REM[ply + 1] = REM[ply] ^ bit
                 if tl == 0:
-                    A[ply + 1] = A[ply]
-                    B[ply + 1] = B[ply]
+                    A[ply + 1] = ca
+                    B[ply + 1] = cb
                     TM[ply + 1] = bit
                     TP[ply + 1] = pc
                     LED[ply + 1] = c >> 3
                     WC[ply + 1] = c
                     WS[ply + 1] = seat
                 elif tl < 3:
-                    A[ply + 1] = A[ply]
-                    B[ply + 1] = B[ply]
+                    A[ply + 1] = ca
+                    B[ply + 1] = cb
                     TM[ply + 1] = TM[ply] | bit
                     TP[ply + 1] = TP[ply] + pc
                     LED[ply + 1] = LED[ply]
@@ -1204,8 +1237,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                                                  dteam)
                     ADD[ply] = add
                     LD[k + 1] = winner
-                    A[ply + 1] = A[ply] - add
-                    B[ply + 1] = B[ply] - add
+                    A[ply + 1] = ca - add
+                    B[ply + 1] = cb - add
                     TM[ply + 1] = 0
                     TP[ply + 1] = 0
                     if use_tt_all and cnt0 - ply > 5:

@@ -95,7 +95,7 @@ def analyse_play(deal, trump, first, *, rules=None, played, searcher: Searcher |
     one (it may stop inside a trick); ``searcher``: the :class:`~kraken_solver.solver.Searcher`
     to use (default: a new one).  One searcher serves the whole deal, so its transposition
     table carries over from card to card, and each search gets the previous value as its
-    guess (which only steers the probes; values stay exact).
+    guess (which only steers the search; values stay exact).
 
     Values are ``score`` values (RULES.md rule 23) in points from the playing team's side
     (rule 27).  Before each card every legal card is valued (rule 26); a position with one

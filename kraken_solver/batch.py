@@ -174,7 +174,7 @@ def solve_trumps(searcher, deal, first, rules, *, trumps=(0, 1, 2, 3), points: b
     """Solve ``deal`` with ``first`` as first player for each trump of ``trumps``.
 
     The score is exact (RULES.md rule 23).  With ``points`` the points value (rule 24) is found
-    first and steers the score's probes (as ``trump_table`` does).  With ``pit`` the pit test
+    first and steers the score's search (as ``trump_table`` does).  With ``pit`` the pit test
     of :func:`forces_pit` runs after all the trumps (it uses other rules, so it would clear the
     transposition table that the four trumps of a deal share).  Raises the errors of
     ``Position`` for bad input."""

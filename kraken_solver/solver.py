@@ -21,6 +21,8 @@ from .rules import Rules, as_rules
 
 OBJECTIVES = ("score", "points")
 DEFAULT_TT_BITS = 18
+# half the width (points) of the aspiration window about a guess (``Searcher.window_search``)
+ASPIRATION = 16
 
 
 # ---------------------------------------------------------------- argument helpers
@@ -239,6 +241,8 @@ class Searcher:
     def search(self, pos: Position, mode: int, need: int, alpha: int, beta: int) -> int:
         if not 0 <= need < K.NEED_LIMIT:  # pragma: no cover - trick roem stays below 1,024
             raise AssertionError(f"roem needed out of the table key's range: {need}")
+        if alpha >= beta:  # pragma: no cover - an empty window has no meaning
+            raise AssertionError(f"empty search window: ({alpha}, {beta})")
         return self._kernel_search(pos, self.context(pos), mode, need, alpha, beta)
 
     def _kernel_search(self, pos: Position, ctx: np.ndarray, mode: int, need: int, alpha: int,
@@ -247,79 +251,62 @@ class Searcher:
                             pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw,
                             pos.higher, self._codes, self.tt, self.stats))
 
-    def estimate(self, pos: Position, mode: int) -> int:
-        """A quick estimate of the search value of ``pos`` in ``mode`` (``MODE_POINTS`` or
-        ``MODE_MARGIN``), in points: the value of one line of play in which every player picks
-        the first card of the search's move ordering.  Not exact (about 20 points off on
-        average); it only tells ``value`` where to probe first.  Searches without the table."""
-        ctx = self.context(pos)
-        ctx[K.C_USE_TT] = 0
-        ctx[K.C_MAX_MOVES] = 1
-        return self._kernel_search(pos, ctx, mode, 0, -K.INF, K.INF)
-
     def value(self, pos: Position, objective: str, guess: int | None = None) -> int:
         """Exact value of ``pos`` (RULES.md §8), in points from the playing team's side.
 
-        ``score`` follows SOLVER-NOTES.md: a null-window margin search decides made (and, by
-        probes, the exact margin); if nat, null-window roem searches find the most trick roem
-        the defenders can force while keeping the deal nat.  ``guess`` (a likely value, e.g.
-        the parent position's) only steers the probes: the result is exact whatever it is.
-        Without a guess the probes start at ``estimate``."""
+        ``points``: one principal variation search of D's points over the whole range.
+        ``score`` follows SOLVER-NOTES.md: one principal variation search of the margin over
+        the made range (above the margin that makes the deal) gives the exact margin, or says
+        nat; if nat, null-window roem searches find the most trick roem the defenders can force
+        while keeping the deal nat.  ``guess`` (a likely value, e.g. the parent position's)
+        narrows the first search's window to about it (an aspiration window; a guess of nat
+        starts with a null-window made test): the result is exact whatever it is."""
         if pos.over:
             return pos.final_value(objective)
         ub = self.margin_upper_bound(pos)
         if objective == "points":
-            if guess is None:   # probe first at the estimate, then 3, 6, 12, ... points away
-                g, step, grow = self.estimate(pos, K.MODE_POINTS), 3, 2
-            else:
-                g, step, grow = guess - pos.past_dpoints, 2, 4
-            return pos.past_dpoints + self.probe(pos, K.MODE_POINTS, -1, ub, g, step, grow)
+            g = None if guess is None else guess - pos.past_dpoints
+            return pos.past_dpoints + self.window_search(pos, K.MODE_POINTS, -1, ub, g)
         m = pos.rules.multiplier
         base = pos.past_margin + pos.hr_d - pos.hr_o
         nat_value = pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem
-        # null-window test "made?" (margin > -base); if made, probes for the exact margin
-        x = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1)
+        # made iff the margin of the rest is above -base
+        if guess is not None and guess <= 0:
+            x = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1)   # made?
+            if x > -base:
+                x = self.window_search(pos, K.MODE_MARGIN, x - 1, ub)
+        else:
+            g = None if guess is None else guess // m - base
+            x = self.window_search(pos, K.MODE_MARGIN, -base, ub, g)
         if x > -base:
-            if guess is not None and guess > 0:
-                g, step, grow = guess // m - base, 2, 4
-            else:               # at the estimate, then 3, 6, 12, ... points away
-                g, step, grow = max(self.estimate(pos, K.MODE_MARGIN), x), 3, 2
-            return m * (base + self.probe(pos, K.MODE_MARGIN, x - 1, ub, g, step, grow))
+            return m * (base + x)
         roem_guess = None
         if guess is not None and guess <= 0:
             roem_guess = -guess // m - nat_value
         roem = self.nat_roem(pos, -base, roem_guess) if pos.rules.trick_roem else 0
         return -m * (nat_value + roem)
 
-    def probe(self, pos: Position, mode: int, lo: int, hi: int, guess: int | None = None,
-              step: int = 2, grow: int = 4) -> int:
-        """Exact value of a search mode by null-window probes, given ``lo < value <= hi``.
+    def window_search(self, pos: Position, mode: int, lo: int, hi: int,
+                      guess: int | None = None) -> int:
+        """The value of a search mode where it is above ``lo``, given that it is at most
+        ``hi``: the exact value if it is above ``lo``, else an upper bound ``<= lo``.
 
-        With a guess, probe there first and then step away from it by ``step``, ``grow`` times
-        that, ``grow**2`` times, ... points
-        until a probe fails the other way; then bisect.  Each probe's fail-soft result narrows
-        the interval, and the transposition table keeps bounds from probe to probe."""
+        One principal variation search with the window (lo, hi + 1); with a guess, first
+        with the aspiration window ``guess -+ ASPIRATION`` (inside that), then, if the value
+        falls outside, again between the fail-soft bound it gave and the far end."""
+        if hi <= lo:            # nothing above lo (a deal that can no longer be made)
+            return hi
         if guess is not None:
-            g = min(max(guess, lo + 1), hi)
-            y = self.search(pos, mode, 0, g - 1, g)      # is value >= g?
-            up = y >= g
-            if up:
-                lo = y - 1
-            else:
-                hi = y
-            while hi - lo > 1:
-                g = min(lo + step, hi) if up else max(hi - step + 1, lo + 1)
-                y = self.search(pos, mode, 0, g - 1, g)
-                if y >= g:
-                    lo = y - 1
-                    if not up:
-                        break
-                else:
-                    hi = y
-                    if up:
-                        break
-                step *= grow
-        return self.bisect(pos, mode, lo, hi)
+            a = max(lo, guess - ASPIRATION)
+            b = min(hi + 1, guess + ASPIRATION)
+            if a + 1 < b:
+                y = self.search(pos, mode, 0, a, b)
+                if y <= a:                  # value <= y
+                    return y if y <= lo else self.search(pos, mode, 0, lo, y + 1)
+                if y >= b:                  # value >= y
+                    return y if y >= hi else self.search(pos, mode, 0, y - 1, hi + 1)
+                return y
+        return self.search(pos, mode, 0, lo, hi + 1)
 
     @staticmethod
     def roem_bound(pos: Position) -> int:
@@ -340,20 +327,6 @@ class Searcher:
         if pos.rules.trick_roem:
             rest += self.roem_bound(pos)
         return rest + pos.rules.pit_bonus
-
-    def bisect(self, pos: Position, mode: int, lo: int, hi: int) -> int:
-        """Exact value by null-window probes, given ``lo < value <= hi``; each probe's
-        fail-soft result narrows the interval."""
-        while hi - lo > 1:
-            mid = (lo + hi) // 2 + 1            # test value >= mid, lo + 1 < mid <= hi
-            x = self.search(pos, mode, 0, mid - 1, mid)
-            if x >= mid:
-                lo = x - 1
-            else:
-                hi = x
-            if lo >= hi:  # pragma: no cover - an inconsistent search must not loop forever
-                raise AssertionError(f"bisection bounds crossed: {lo} >= {hi}")
-        return hi
 
     def nat_roem(self, pos: Position, a: int, guess: int | None = None) -> int:
         """The most trick roem (points, rest of the deal) the defenders can force while holding
@@ -559,7 +532,7 @@ def trump_table(deal, first, *, rules=None, searcher: Searcher | None = None
         t0 = time.perf_counter()
         n0 = searcher.nodes
         points = searcher.value(pos, "points")
-        # the points value guides the score's probes: margin ~ 2 * points - card points
+        # the points value guides the score's search: margin ~ 2 * points - card points
         score = searcher.value(pos, "score", guess=pos.rules.multiplier * (
             2 * points - pos.total_points + pos.hr_d - pos.hr_o))
         rows.append(TrumpChoice(t, score, points, score > 0, searcher.nodes - n0,

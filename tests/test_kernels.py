@@ -235,59 +235,69 @@ def test_table_probe_carries_bounds_across_the_roem_needed():
 
 
 
-def first_card_line(pos: Position) -> Position:
-    """Play out ``pos`` with every player choosing the first card of the kernels' move ordering
-    (after the equivalent-card pruning), as the search does with one card a node."""
-    p = pos.copy()
-    moves = np.zeros(8, dtype=np.int64)
-    scores = np.zeros(8, dtype=np.int64)
-    history = np.zeros(128, dtype=np.int64)
-    zero = sum(1 << c for c in range(32) if p.pts[c] == 0)
-    roem_on = bool(p.rules.trick_roem)
-    while not p.over:
-        seat = p.to_move
-        legal = p.legal_mask()
-        if legal & (legal - 1):
-            held = int(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
-            table = sum(1 << int(p.trick[j]) for j in range(p.tlen))
-            if p.tlen:
-                w = int(K.trick_winner_index(p.trick, p.tlen, p.trump, p.pw))
-                wcard, wseat, led = int(p.trick[w]), (p.leader + w) % 4, int(p.trick[0]) >> 3
-            else:
-                wcard, wseat, led = 0, 0, 0
-            legal = K.prune_equivalent(legal, (held & ~int(p.hands[seat])) | table, zero,
-                                       p.higher, roem_on)
-            K.order_moves(legal, p.hands, held, table, p.tlen, wcard, wseat, led, p.leader,
-                          seat, p.trump, p.pw, p.higher, p.pts, moves, 0, scores, history,
-                          roem_on, False, p.dteam)
-            card = int(moves[0])
+def null_window_value(s: Searcher, pos: Position, mode: int, lo: int, hi: int) -> int:
+    """The value of a search mode, ``lo < value <= hi``, by bisection with null-window
+    searches only (which never scout or search again): the plain driver to check the
+    principal variation search against."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2 + 1
+        if s.search(pos, mode, 0, mid - 1, mid) >= mid:
+            lo = mid - 1
         else:
-            card = legal.bit_length() - 1
-        p.play(card)
-    return p
+            hi = mid - 1
+    return hi
 
 
 @pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam"])
-def test_estimate_is_the_value_of_the_first_card_line(preset):
-    """``Searcher.estimate`` (one card a node): a single line (a node a card until the last
-    trick, one for it), the line the move ordering picks, in points and in margin, and the
-    table left untouched."""
+def test_principal_variation_search_is_fail_soft_on_any_window(preset):
+    """The kernel with a window wider than null (a principal variation search: null-window
+    scouts after the first card, searched again when they land inside): exact inside the
+    window, a bound on the right side of it outside, on full deals and part-played positions,
+    points and margin, against bisection with null windows only; table on and off."""
     from kraken_solver.bench import random_deals
     from kraken_solver.rules import Rules
     rules = Rules.preset(preset)
-    for i, deal in enumerate(random_deals(8, 11)):
+    rng = np.random.default_rng(5)
+    for i, deal in enumerate(random_deals(6, 13)):
         pos = Position(deal, i % 4, (i // 4) % 4, rules)
-        for _ in range(3 * i):               # part-played positions too, mid-trick as well
-            pos.play(pos.legal()[0])
-        held = sum(bin(int(h)).count("1") for h in pos.hands)
-        line = first_card_line(pos)
-        s = Searcher(tt_bits=8)
-        assert s.estimate(pos, K.MODE_POINTS) == line.past_dpoints - pos.past_dpoints
-        assert s.nodes == held - 4 + 1
-        margin = line.past_margin - pos.past_margin + (rules.pit_bonus if not line.flag_lost
-                                                       else 0)
-        assert s.estimate(pos, K.MODE_MARGIN) == margin
-        assert not s.tt.any()
+        for _ in range(5 * i):               # part-played positions too, mid-trick as well
+            pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
+        for mode in (K.MODE_POINTS, K.MODE_MARGIN):
+            s = Searcher()
+            ub = s.margin_upper_bound(pos)
+            lo = -1 if mode == K.MODE_POINTS else -ub - 1
+            v = null_window_value(s, pos, mode, lo, ub)
+            windows = [(lo, ub + 1), (v - 1, v + 1), (v, v + 30), (v - 30, v), (v + 2, v + 9),
+                       (v - 9, v - 2), (v - 40, v + 17)]
+            for use_tt in (True, False):
+                for a, b in windows:
+                    r = Searcher(use_tt=use_tt).search(pos, mode, 0, a, b)
+                    if a < v < b:
+                        assert r == v, (deal, i, mode, a, b, r, v)
+                    elif v <= a:
+                        assert v <= r <= a, (deal, i, mode, a, b, r, v)
+                    else:
+                        assert b <= r <= v, (deal, i, mode, a, b, r, v)
+
+
+@pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam"])
+def test_a_guess_only_steers_the_search(preset):
+    """``Searcher.value`` with a guess (an aspiration window about it, or a made test first
+    for a guess of nat) gives the value without one, for guesses near and far on both sides,
+    with one searcher (and its table) across all of them."""
+    from kraken_solver.bench import random_deals
+    from kraken_solver.rules import Rules
+    rules = Rules.preset(preset)
+    rng = np.random.default_rng(17)
+    s = Searcher()
+    for i, deal in enumerate(random_deals(12, 19)):
+        pos = Position(deal, i % 4, (i + 1) % 4, rules)
+        for _ in range(5 * i % 32):
+            pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
+        for objective in ("score", "points"):
+            v = Searcher().value(pos, objective)
+            for g in (v, v - 1, v + 1, v - 15, v + 17, v - 40, v + 60, -v, 0, 1, -300, 300):
+                assert s.value(pos, objective, guess=g) == v, (deal, i, objective, g)
 
 
 @pytest.mark.parametrize("preset", ["kraken", "klaverjas-amsterdam"])
