@@ -365,6 +365,36 @@ class Searcher:
                 hi = mid
         return totals[lo]
 
+    def at_least(self, pos: Position, objective: str, target: int) -> bool:
+        """Is the value of ``pos`` (as ``value`` gives it) ``>= target`` points?  One
+        null-window search: ``points``: D's points; ``score`` above 0: the margin made;
+        ``score`` at most 0: not "nat with trick roem above what ``target`` allows" (a roem
+        test as in ``nat_roem``, or the made test when every nat value is below ``target``)."""
+        if pos.over:
+            return pos.final_value(objective) >= target
+        if objective == "points":
+            t = target - pos.past_dpoints
+            return self.search(pos, K.MODE_POINTS, 0, t - 1, t) >= t
+        m = pos.rules.multiplier
+        base = pos.past_margin + pos.hr_d - pos.hr_o
+        if target > 0:          # made, with base + margin >= target / m
+            t = -(-target // m) - base
+            return self.search(pos, K.MODE_MARGIN, 0, t - 1, t) >= t
+        made = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1) > -base
+        if made:
+            return True
+        # nat: the value is -m * (nat_value + roem) >= target while roem <= -target / m -
+        # nat_value; it falls below target once the defenders can force the next roem total
+        nat_value = pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem
+        most = -target / m - nat_value
+        if most < 0:
+            return False
+        if not pos.rules.trick_roem:
+            return True
+        w = next((w for w in range(20, self.roem_bound(pos) + 1, 10) if w > most and w != 30),
+                 None)
+        return w is None or self.search(pos, K.MODE_ROEM, w, -base, -base + 1) > -base
+
     @property
     def nodes(self) -> int:
         return int(self.stats[K.S_NODES])
@@ -448,10 +478,14 @@ def principal_variation(pos: Position, objective: str, searcher: Searcher,
     if value is None:
         value = searcher.value(p, objective)
     while not p.over:
+        playing = (p.to_move & 1) == p.dteam
         for c in p.legal():
             child = p.copy()
             child.play(c)
-            if searcher.value(child, objective, value) == value:
+            # no card is better than the value: a card keeps it if it is not worse (one
+            # null-window test)
+            if (searcher.at_least(child, objective, value) if playing
+                    else not searcher.at_least(child, objective, value + 1)):
                 line.append(card_str(c))
                 p = child
                 break

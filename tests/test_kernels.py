@@ -300,6 +300,28 @@ def test_a_guess_only_steers_the_search(preset):
                 assert s.value(pos, objective, guess=g) == v, (deal, i, objective, g)
 
 
+@pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam", "kraken-amsterdam"])
+def test_at_least_is_the_value_compared(preset):
+    """``Searcher.at_least`` (one null-window search, a roem test for nat targets) says
+    ``value >= target`` for targets about the value and across nat and made values, on full
+    deals and part-played ones (doubled scores too)."""
+    from kraken_solver.bench import random_deals
+    from kraken_solver.rules import Rules
+    rules = Rules.preset(preset, multiplier=2) if preset == "kraken-amsterdam" \
+        else Rules.preset(preset)
+    rng = np.random.default_rng(23)
+    s = Searcher()
+    for i, deal in enumerate(random_deals(8, 29)):
+        pos = Position(deal, i % 4, (i + 2) % 4, rules)
+        for _ in range(7 * i % 32):
+            pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
+        for objective in ("score", "points"):
+            v = Searcher().value(pos, objective)
+            for t in sorted({v - 21, v - 20, v - 2, v - 1, v, v + 1, v + 2, v + 19, v + 20, -v,
+                             0, 1, -1}):
+                assert s.at_least(pos, objective, t) == (v >= t), (deal, i, objective, t, v)
+
+
 @pytest.mark.parametrize("preset", ["kraken", "klaverjas-amsterdam"])
 def test_two_tricks_value_is_fail_soft(preset):
     """With two tricks left: with the full window the exact value (tests/naive.py's brute
