@@ -5,9 +5,7 @@ serves every rule variant.  Cards are 0..31 (``suit * 8 + natural rank``), card 
 masks held in int64.  The Python layer (``solver.py``) validates input and wraps these.
 
 Search (alpha-beta, fail-soft, with a transposition table at trick boundaries holding lower and
-upper bounds; a principal variation search wherever the window is wider than null: the first
-card with the node's window, the others with a null window, searched again with the window left
-above (D) or below (defenders) the scout's bound when the scout lands inside) returns the value of the rest of the deal *including the trick in progress*, as a
+upper bounds) returns the value of the rest of the deal *including the trick in progress*, as a
 sum over tricks, in one of three modes (see SOLVER-NOTES.md):
 
 - ``MODE_POINTS``: card points + trick roem won by the playing team D; D maximises.
@@ -18,6 +16,10 @@ sum over tricks, in one of three modes (see SOLVER-NOTES.md):
   Once the roem has fallen, the node is a plain ``MODE_MARGIN`` node and shares its table
   entries.  The null-window test "value <= a" asks: can the defenders hold the margin to ``a``
   *and* get ``need`` roem on the table?  That decides the nat branch of the exact score.
+
+Wherever the window is wider than null the search is a principal variation search: the first
+card with the node's window, the others with a null window (scouts); a scout that lands inside
+the window is searched again, with the window left above (D) or below (defenders) its bound.
 
 Move ordering: a killer move first: the card that last caused a cutoff (or raised the node's
 bound) at the same ply when the trick so far was won by the same card (when leading: when the

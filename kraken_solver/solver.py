@@ -25,6 +25,12 @@ DEFAULT_TT_BITS = 18
 ASPIRATION = 16
 
 
+def roem_totals(most: int) -> list[int]:
+    """The totals of trick roem (points) that tricks can make, up to ``most``: sums of 20, 50,
+    100 and 200 (rules 10-11), i.e. 0, 20, 40, 50, 60, 70, ..."""
+    return [w for w in range(0, most + 1, 10) if w not in (10, 30)]
+
+
 # ---------------------------------------------------------------- argument helpers
 def as_deal(deal) -> Deal:
     """A Deal, or PBN text.  Raises DealError."""
@@ -332,13 +338,12 @@ class Searcher:
         """The most trick roem (points, rest of the deal) the defenders can force while holding
         the margin of the rest of the deal to ``<= a`` (they can: the deal is nat).
 
-        Trick roem totals are sums of 20, 50, 100 and 200 (rules 10-11): 0, 20, 40, 50, 60, ...
-        Null-window tests "roem >= w and margin <= a" gallop up from w = 20 (or from the
-        guess), then bisect over those totals, never above the roem the cards can still make."""
+        Null-window tests "roem >= w and margin <= a" (``can_force_roem``) gallop up the roem
+        totals (``roem_totals``) from w = 20 (or from the guess), then bisect, never above the
+        roem the cards can still make."""
         def can(w):
-            return self.search(pos, K.MODE_ROEM, w, a, a + 1) <= a
-        ub = self.roem_bound(pos)
-        totals = [w for w in range(0, ub + 1, 10) if w not in (10, 30)]
+            return self.can_force_roem(pos, a, w)
+        totals = roem_totals(self.roem_bound(pos))
         lo, hi = 0, len(totals)           # totals[lo] is feasible; totals[hi:] are not
         if guess is not None and guess > 0:
             i = min(range(len(totals)), key=lambda j: abs(totals[j] - guess))
@@ -365,6 +370,11 @@ class Searcher:
                 hi = mid
         return totals[lo]
 
+    def can_force_roem(self, pos: Position, a: int, w: int) -> bool:
+        """Can the defenders hold the margin of the rest of the deal to ``<= a`` *and* get at
+        least ``w`` points of trick roem on the table?  One null-window ``MODE_ROEM`` search."""
+        return self.search(pos, K.MODE_ROEM, w, a, a + 1) <= a
+
     def at_least(self, pos: Position, objective: str, target: int) -> bool:
         """Is the value of ``pos`` (as ``value`` gives it) ``>= target`` points?  One
         null-window search: ``points``: D's points; ``score`` above 0: the margin made;
@@ -383,17 +393,16 @@ class Searcher:
         made = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1) > -base
         if made:
             return True
-        # nat: the value is -m * (nat_value + roem) >= target while roem <= -target / m -
-        # nat_value; it falls below target once the defenders can force the next roem total
+        # nat: the value -m * (nat_value + roem) is >= target while roem <= most; it falls
+        # below target once the defenders can force the next roem total
         nat_value = pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem
-        most = -target / m - nat_value
+        most = -target // m - nat_value
         if most < 0:
             return False
         if not pos.rules.trick_roem:
             return True
-        w = next((w for w in range(20, self.roem_bound(pos) + 1, 10) if w > most and w != 30),
-                 None)
-        return w is None or self.search(pos, K.MODE_ROEM, w, -base, -base + 1) > -base
+        w = next((w for w in roem_totals(self.roem_bound(pos)) if w > most), None)
+        return w is None or not self.can_force_roem(pos, -base, w)
 
     @property
     def nodes(self) -> int:
