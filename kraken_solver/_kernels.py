@@ -199,6 +199,24 @@ def tt_index(key, tt_mask):
     return h & tt_mask & ~(TT_WAYS - 1)
 
 
+# Trick boundaries with DEEP_CARDS cards or fewer left (the last three tricks) keep their
+# entries in the table's first DEEP_ENTRIES entries (512 KiB: they stay in a core's L2 cache).
+# They are most of the probes and each stands for a small subtree; the positions higher up use
+# the whole table.
+DEEP_CARDS = 12
+DEEP_ENTRIES = 1 << 15
+
+
+@njit(cache=True, inline="always")
+def tt_slot(key, cards_left, tt_mask):
+    """The bucket (first entry) of a trick boundary's ``key`` with ``cards_left`` cards left:
+    ``tt_index`` over the first DEEP_ENTRIES entries for the last three tricks, else over the
+    whole table (``tt_mask + 1`` entries)."""
+    if cards_left <= DEEP_CARDS:
+        return tt_index(key, tt_mask & (DEEP_ENTRIES - 1))
+    return tt_index(key, tt_mask)
+
+
 @njit(cache=True, inline="always")
 def tt_pack(lo, hi, gen, depth):
     """The second word of an entry: bounds ``lo`` and ``hi`` (|bound| <= INF + 2), the
@@ -957,7 +975,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     B[0] = beta_in
     if tlen0 == 0 and use_tt_all:
         KEY[0] = boundary_key(rem0, leader0, FL[0], MD[0], ND[0], pit, codes)
-        SLOT[0] = tt_index(KEY[0], ttm)
+        SLOT[0] = tt_slot(KEY[0], cnt0, ttm)
     phase = 0
     ret = 0
     while True:
@@ -1075,6 +1093,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     led0 = LED[ply]
                     fl0 = FL[k]
                     nd0 = ND[k]
+                    remaining_after = cnt0 - ply - 1
                     while m:
                         c = lowest_bit_index(m)
                         m &= m - 1
@@ -1089,7 +1108,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         key = boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1, pit,
                                            codes)
                         NEXT_KEY[ply * 32 + c] = key
-                        prefetch(tt, tt_index(key, ttm) << 1)
+                        prefetch(tt, tt_slot(key, remaining_after, ttm) << 1)
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
                 moves[ply * 8] = lowest_bit_index(legal)
@@ -1248,7 +1267,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         # for its probe and store
                         key = NEXT_KEY[ply * 32 + c]
                         KEY[ply + 1] = key
-                        SLOT[ply + 1] = tt_index(key, ttm)
+                        SLOT[ply + 1] = tt_slot(key, cnt0 - ply - 1, ttm)
                 ply = (ply + 1) & 63
                 phase = 0
             else:

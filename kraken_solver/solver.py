@@ -197,8 +197,9 @@ class Searcher:
     """Owns the transposition table and buffers that the kernels use; reuse it across solves.
 
     ``tt_bits``: the table holds ``2**tt_bits`` entries of 16 bytes (18 -> 4 MB), in buckets
-    of four (one 64-byte cache line; ``_kernels.tt_find``).  ``use_tt=False`` searches without
-    the table (for checks).  Raises KrakenError for ``tt_bits`` outside 4..28."""
+    of four (one 64-byte cache line; ``_kernels.tt_find``); the boundaries of the last three
+    tricks use only its first 2**15 entries (``_kernels.tt_slot``).  ``use_tt=False`` searches
+    without the table (for checks).  Raises KrakenError for ``tt_bits`` outside 4..28."""
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True):
         if not 4 <= int(tt_bits) <= 28:

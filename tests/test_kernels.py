@@ -152,6 +152,25 @@ def test_table_buckets_find_keys_and_choose_victims():
     assert K.tt_victim(tt, 4, gen) == 2 * 6           # an older generation goes first
 
 
+def test_last_three_tricks_keep_their_entries_in_the_first_part_of_the_table():
+    """``tt_slot``: with 12 cards or fewer left a boundary's bucket lies in the first
+    DEEP_ENTRIES entries (and is ``tt_index`` there); higher up it is ``tt_index`` over the
+    whole table, which spreads past that part; a table no larger than it is used whole."""
+    rng = np.random.default_rng(3)
+    big = (1 << 18) - 1
+    keys = [int(k) for k in rng.integers(0, 1 << 53, 2000)]
+    for key in keys:
+        for left in (4, 8, 12):
+            slot = K.tt_slot(key, left, big)
+            assert slot == K.tt_index(key, K.DEEP_ENTRIES - 1) and slot % K.TT_WAYS == 0
+        for left in (16, 20, 32):
+            assert K.tt_slot(key, left, big) == K.tt_index(key, big)
+        small = (1 << 10) - 1
+        assert K.tt_slot(key, 8, small) == K.tt_slot(key, 24, small) == K.tt_index(key, small)
+    assert max(K.tt_slot(k, 12, big) for k in keys) < K.DEEP_ENTRIES
+    assert max(K.tt_slot(k, 16, big) for k in keys) >= K.DEEP_ENTRIES
+
+
 def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
     searcher = Searcher(tt_bits=6)
     assert searcher.tt.ctypes.data % 64 == 0 and searcher.tt.size == 2 * 64
