@@ -11,6 +11,7 @@ Prints, per version: nodes, the sum over deals of the per-deal minimum seconds, 
 the values' checksum; exits 1 if the versions' values differ.
 
     python benchmarks/paired_timing.py /tmp/old . --objective points --deals 25 --reps 3
+    python benchmarks/paired_timing.py /tmp/old . --suite benchmarks/suites/hard-25.txt
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def main(argv=None) -> int:
     ap.add_argument("--objective", choices=["score", "points"], default="score",
                     help="score: default rules; points: Rotterdam without roem")
     ap.add_argument("--deals", type=int, default=25, help="deals of random-N-seed1")
+    ap.add_argument("--suite", help="a suite instead (random-N-seedS or a deal file, e.g. "
+                                    "benchmarks/suites/hard-25.txt)")
     ap.add_argument("--reps", type=int, default=3, help="repetitions (the minimum counts)")
     args = ap.parse_args(argv)
     tmp = tempfile.mkdtemp(prefix="kraken-paired-")
@@ -53,14 +56,15 @@ def main(argv=None) -> int:
             rules_cls = v["rules"].Rules
             rules = (rules_cls.preset("klaverjas-rotterdam", trick_roem=False)
                      if args.objective == "points" else rules_cls.preset("kraken"))
-            deals = v["bench"].random_deals(args.deals, 1)
+            deals = (v["bench"].suite_deals(args.suite) if args.suite
+                     else v["bench"].random_deals(args.deals, 1))
             searcher, position = v["solver"].Searcher, v["solver"].Position
             searcher().value(position(deals[0], 0, 0, rules), args.objective)   # compile
             # one searcher a version for every solve, as kraken-bench does
-            runs.append({"rules": rules, "deals": deals, "best": [float("inf")] * args.deals,
+            runs.append({"rules": rules, "deals": deals, "best": [float("inf")] * len(deals),
                          "nodes": 0, "values": [], "searcher": searcher()})
         for rep in range(args.reps):
-            for i in range(args.deals):
+            for i in range(len(runs[0]["deals"])):
                 for v, run in zip(versions, runs):
                     s = run["searcher"]
                     n0 = s.nodes
