@@ -1093,7 +1093,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     led0 = LED[ply]
                     fl0 = FL[k]
                     nd0 = ND[k]
-                    remaining_after = cnt0 - ply - 1
+                    cards_after = cnt0 - ply - 1       # cards left once the trick is over
                     while m:
                         c = lowest_bit_index(m)
                         m &= m - 1
@@ -1108,7 +1108,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                         key = boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1, pit,
                                            codes)
                         NEXT_KEY[ply * 32 + c] = key
-                        prefetch(tt, tt_slot(key, remaining_after, ttm) << 1)
+                        prefetch(tt, tt_slot(key, cards_after, ttm) << 1)
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
                 moves[ply * 8] = lowest_bit_index(legal)
