@@ -856,17 +856,6 @@ def two_tricks_value(hands, leader, trump, pw, pts, higher_than, amsterdam, ut_f
     return best0
 
 
-@njit(cache=True, inline="always")
-def promote_killer(moves, base, n, killer):
-    """Move ``killer`` (a card, or -1) to the front of ``moves[base:base+n]`` if it is there."""
-    for j in range(1, n):
-        if moves[base + j] == killer:
-            for q in range(j, 0, -1):
-                moves[base + q] = moves[base + q - 1]
-            moves[base] = killer
-            return
-
-
 # plies on the stack: at most 33 (32 cards, then the end); 64 so that ``ply & 63`` (which
 # tells Numba an index is non-negative, dropping its wraparound code) never changes an index
 MAXPLY = 64
@@ -1129,7 +1118,6 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                           WS[ply], LED[ply], LD[k], seat, trump, pw,
                                           higher_than, pts, moves, ply * 8, scores, history,
                                           roem_on, md == MODE_ROEM, dteam)
-                    promote_killer(moves, ply * 8, NM[ply], killer)
             IDX[ply] = 0
             BEST[ply] = -INF - 1 if mx else INF + 1
         elif phase == 1:
@@ -1179,7 +1167,6 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 if pos & 3 == 0:
                     left = cnt0 - ply
                     history[SEAT[ply] * 32 + c] += left * left
-                KILLER[ply * 32 + WC[ply]] = c
             phase = 2
         else:
             # ---- next move, or the node is finished

@@ -250,13 +250,9 @@ class Searcher:
             raise AssertionError(f"roem needed out of the table key's range: {need}")
         if alpha >= beta:  # pragma: no cover - an empty window has no meaning
             raise AssertionError(f"empty search window: ({alpha}, {beta})")
-        return self._kernel_search(pos, self.context(pos), mode, need, alpha, beta)
-
-    def _kernel_search(self, pos: Position, ctx: np.ndarray, mode: int, need: int, alpha: int,
-                       beta: int) -> int:
         return int(K.search(pos.hands.copy(), pos.trick.copy(), pos.tlen, pos.leader,
-                            pos.flag_lost, mode, need, alpha, beta, ctx, pos.pts, pos.pw,
-                            pos.higher, self._codes, self.tt, self.stats))
+                            pos.flag_lost, mode, need, alpha, beta, self.context(pos), pos.pts,
+                            pos.pw, pos.higher, self._codes, self.tt, self.stats))
 
     def value(self, pos: Position, objective: str, guess: int | None = None) -> int:
         """Exact value of ``pos`` (RULES.md §8), in points from the playing team's side.

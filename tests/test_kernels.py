@@ -254,6 +254,19 @@ def test_table_probe_carries_bounds_across_the_roem_needed():
 
 
 
+def part_played_positions(rules, n, deal_seed, play_seed, first, plays):
+    """Deal ``i`` of ``random_deals(n, deal_seed)`` with trump ``i % 4`` and first player
+    ``first(i)``, after ``plays(i)`` random legal cards (mid-trick too): yields (i, deal,
+    Position)."""
+    from kraken_solver.bench import random_deals
+    rng = np.random.default_rng(play_seed)
+    for i, deal in enumerate(random_deals(n, deal_seed)):
+        pos = Position(deal, i % 4, first(i), rules)
+        for _ in range(plays(i)):
+            pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
+        yield i, deal, pos
+
+
 def null_window_value(s: Searcher, pos: Position, mode: int, lo: int, hi: int) -> int:
     """The value of a search mode, ``lo < value <= hi``, by bisection with null-window
     searches only (which never scout or search again): the plain driver to check the
@@ -273,14 +286,10 @@ def test_principal_variation_search_is_fail_soft_on_any_window(preset):
     scouts after the first card, searched again when they land inside): exact inside the
     window, a bound on the right side of it outside, on full deals and part-played positions,
     points and margin, against bisection with null windows only; table on and off."""
-    from kraken_solver.bench import random_deals
     from kraken_solver.rules import Rules
     rules = Rules.preset(preset)
-    rng = np.random.default_rng(5)
-    for i, deal in enumerate(random_deals(6, 13)):
-        pos = Position(deal, i % 4, (i // 4) % 4, rules)
-        for _ in range(5 * i):               # part-played positions too, mid-trick as well
-            pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
+    for i, deal, pos in part_played_positions(rules, 6, 13, 5, lambda i: (i // 4) % 4,
+                                              lambda i: 5 * i):
         for mode in (K.MODE_POINTS, K.MODE_MARGIN):
             s = Searcher()
             ub = s.margin_upper_bound(pos)
@@ -304,15 +313,11 @@ def test_a_guess_only_steers_the_search(preset):
     """``Searcher.value`` with a guess (an aspiration window about it, or a made test first
     for a guess of nat) gives the value without one, for guesses near and far on both sides,
     with one searcher (and its table) across all of them."""
-    from kraken_solver.bench import random_deals
     from kraken_solver.rules import Rules
     rules = Rules.preset(preset)
-    rng = np.random.default_rng(17)
     s = Searcher()
-    for i, deal in enumerate(random_deals(12, 19)):
-        pos = Position(deal, i % 4, (i + 1) % 4, rules)
-        for _ in range(5 * i % 32):
-            pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
+    for i, deal, pos in part_played_positions(rules, 12, 19, 17, lambda i: (i + 1) % 4,
+                                              lambda i: 5 * i % 32):
         for objective in ("score", "points"):
             v = Searcher().value(pos, objective)
             for g in (v, v - 1, v + 1, v - 15, v + 17, v - 40, v + 60, -v, 0, 1, -300, 300):
@@ -324,16 +329,12 @@ def test_at_least_is_the_value_compared(preset):
     """``Searcher.at_least`` (one null-window search, a roem test for nat targets) says
     ``value >= target`` for targets about the value and across nat and made values, on full
     deals and part-played ones (doubled scores too)."""
-    from kraken_solver.bench import random_deals
     from kraken_solver.rules import Rules
     rules = Rules.preset(preset, multiplier=2) if preset == "kraken-amsterdam" \
         else Rules.preset(preset)
-    rng = np.random.default_rng(23)
     s = Searcher()
-    for i, deal in enumerate(random_deals(8, 29)):
-        pos = Position(deal, i % 4, (i + 2) % 4, rules)
-        for _ in range(7 * i % 32):
-            pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
+    for i, deal, pos in part_played_positions(rules, 8, 29, 23, lambda i: (i + 2) % 4,
+                                              lambda i: 7 * i % 32):
         for objective in ("score", "points"):
             v = Searcher().value(pos, objective)
             for t in sorted({v - 21, v - 20, v - 2, v - 1, v, v + 1, v + 2, v + 19, v + 20, -v,
