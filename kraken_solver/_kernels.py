@@ -481,6 +481,37 @@ def roem_upper_bound(h0, h1, h2, h3, tricks_left, trump):
     return ub
 
 
+@njit(cache=True)
+def rest_of_deal(hands, trick, tlen, leader, pts, trump):
+    """The card points (last-trick bonus not included) and an upper bound on the trick roem
+    (``roem_upper_bound``) still to fall, the trick on the table included (its cards count as
+    held by the players who played them).  hands, trick: int64[4]; pts: int64[32].
+    Returns (points, roem bound), in points."""
+    held0 = hands[0]
+    held1 = hands[1]
+    held2 = hands[2]
+    held3 = hands[3]
+    for j in range(tlen):
+        seat = (leader + j) & 3
+        bit = 1 << trick[j]
+        if seat == 0:
+            held0 |= bit
+        elif seat == 1:
+            held1 |= bit
+        elif seat == 2:
+            held2 |= bit
+        else:
+            held3 |= bit
+    left = held0 | held1 | held2 | held3
+    points = 0
+    m = left
+    while m:
+        points += pts[lowest_bit_index(m)]
+        m &= m - 1
+    roem = roem_upper_bound(held0, held1, held2, held3, (popcount32(left) + 3) >> 2, trump)
+    return points, roem
+
+
 @njit(cache=True, inline="always")
 def run_potential(c, others):
     """Could card ``c`` ever be part of a run of trick roem (rule 10) with two cards of
@@ -779,6 +810,10 @@ def last_trick_value(m0, m1, m2, m3, leader, trump, pw, pts, mode, lost, need, d
     return add
 
 
+# the same function inlined into ``two_tricks_value``, where it runs up to 16 times a call
+last_trick_value_inline = njit(cache=True, inline="always")(last_trick_value.py_func)
+
+
 @njit(cache=True, inline="always")
 def seat_mask(seat, s0, x0, x1, x2, x3):
     """Of the masks ``x0``..``x3`` of seats ``s0``, ``s0 + 1``, ... (mod 4), that of ``seat``."""
@@ -843,7 +878,7 @@ def two_tricks_value(hands, leader, trump, pw, pts, higher_than, amsterdam, ut_f
                     x1 = h1 ^ (1 << b)
                     x2 = h2 ^ (1 << c)
                     x3 = h3 ^ (1 << d)
-                    v = last_trick_value(seat_mask(winner, s0, x0, x1, x2, x3),
+                    v = last_trick_value_inline(seat_mask(winner, s0, x0, x1, x2, x3),
                                          seat_mask((winner + 1) & 3, s0, x0, x1, x2, x3),
                                          seat_mask((winner + 2) & 3, s0, x0, x1, x2, x3),
                                          seat_mask((winner + 3) & 3, s0, x0, x1, x2, x3),

@@ -315,21 +315,18 @@ class Searcher:
     def roem_bound(pos: Position) -> int:
         """An upper bound on the trick roem (points) still to fall, the trick on the table
         included (``_kernels.roem_upper_bound`` on each player's cards)."""
-        held = [int(h) for h in pos.hands]
-        for j in range(pos.tlen):               # the cards on the table, with their players
-            held[(pos.leader + j) % 4] |= 1 << int(pos.trick[j])
-        left = held[0] | held[1] | held[2] | held[3]
-        return int(K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4, pos.trump))
+        return int(K.rest_of_deal(pos.hands, pos.trick, pos.tlen, pos.leader, pos.pts,
+                                  pos.trump)[1])
 
-    def margin_upper_bound(self, pos: Position) -> int:
-        """An upper bound on the margin (and on the points) of the rest of the deal."""
-        left = int(pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
-        for j in range(pos.tlen):
-            left |= 1 << int(pos.trick[j])
-        rest = int(sum(pos.pts[c] for c in cards_of(left))) + pos.last_bonus
-        if pos.rules.trick_roem:
-            rest += self.roem_bound(pos)
-        return rest + pos.rules.pit_bonus
+    @staticmethod
+    def margin_upper_bound(pos: Position) -> int:
+        """An upper bound on the margin (and on the points) of the rest of the deal: its card
+        points, last-trick bonus, trick roem bound (if trick roem counts) and pit bonus."""
+        points, roem = K.rest_of_deal(pos.hands, pos.trick, pos.tlen, pos.leader, pos.pts,
+                                      pos.trump)
+        if not pos.rules.trick_roem:
+            roem = 0
+        return int(points + roem) + pos.last_bonus + pos.rules.pit_bonus
 
     def nat_roem(self, pos: Position, a: int, guess: int | None = None) -> int:
         """The most trick roem (points, rest of the deal) the defenders can force while holding

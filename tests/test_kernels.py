@@ -281,6 +281,31 @@ def null_window_value(s: Searcher, pos: Position, mode: int, lo: int, hi: int) -
 
 
 @pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam"])
+def test_rest_of_deal_counts_the_cards_left_with_the_trick_on_the_table(preset):
+    """``rest_of_deal``: the card points still to fall (cards in hand and on the table) add up
+    with the points of the tricks taken to the deal's card points (152 with no card doubled),
+    and its roem bound is ``roem_upper_bound`` on each player's cards, the table's cards
+    counted with the players who played them; at every point of play, mid-trick too."""
+    from kraken_solver.rules import Rules
+    rules = Rules.preset(preset)
+    for i, deal, pos in part_played_positions(rules, 8, 21, 3, lambda i: i % 4, lambda i: i):
+        while True:
+            points, roem = K.rest_of_deal(pos.hands, pos.trick, pos.tlen, pos.leader, pos.pts,
+                                          pos.trump)
+            taken = sum(t.points for t in pos.tricks) - (pos.last_bonus if pos.over else 0)
+            assert points + taken == 152, (str(deal), pos.tricks)
+            held = [int(h) for h in pos.hands]
+            for j in range(pos.tlen):
+                held[(pos.leader + j) % 4] |= 1 << int(pos.trick[j])
+            left = held[0] | held[1] | held[2] | held[3]
+            assert roem == K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4,
+                                              pos.trump)
+            if pos.over:
+                break
+            pos.play(pos.legal()[0])
+
+
+@pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam"])
 def test_principal_variation_search_is_fail_soft_on_any_window(preset):
     """The kernel with a window wider than null (a principal variation search: null-window
     scouts after the first card, searched again when they land inside): exact inside the
