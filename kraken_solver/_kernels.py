@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from llvmlite import ir
 from llvmlite.binding import llvm_version_info
 
@@ -560,6 +560,39 @@ def master_of(cards, remaining, higher_than):
     return -1
 
 
+@njit(cache=True)
+def trump_tables(trump, pts, pw):
+    """Per byte ``b`` of the trump suit (bit r: the trump of natural rank r), or of it in
+    power order: ``[b]`` the same trumps as a byte in power order (bit p: the trump of power
+    p); ``[256 + b]`` the power bits above the highest of the power byte b (all eight for
+    none); ``[512 + b]`` the card points of the trumps of the power byte b.
+    Returns int64[768]."""
+    tab = np.zeros(768, dtype=np.int64)
+    rank_of_power = np.zeros(8, dtype=np.int64)
+    for r in range(8):
+        rank_of_power[pw[8 * trump + r]] = r
+    tab[256] = 0xFF
+    for b in range(1, 256):
+        low = lowest_bit_index(b)
+        rest = b & (b - 1)
+        tab[b] = tab[rest] | (1 << pw[8 * trump + low])
+        top = 63 - leading_zeros(b)
+        tab[256 + b] = 0xFF & ~((2 << top) - 1)
+        tab[512 + b] = tab[512 + rest] + pts[8 * trump + rank_of_power[low]]
+    return tab
+
+
+@njit(cache=True, inline="always")
+def sure_trump_points(hands, dteam, trump, tab):
+    """The card points each team is sure to take in the rest of the deal: those of its
+    trumps above every trump of the other team's (the highest trump of a trick takes it,
+    RULES.md rule 7).  ``tab``: ``trump_tables``.  Returns (D's, the defenders'); one of
+    them is 0."""
+    pd = tab[((hands[dteam] | hands[dteam ^ 2]) >> (8 * trump)) & 0xFF]
+    po = tab[((hands[dteam ^ 1] | hands[dteam ^ 3]) >> (8 * trump)) & 0xFF]
+    return tab[512 + (pd & tab[256 + po])], tab[512 + (po & tab[256 + pd])]
+
+
 @njit(cache=True, inline="always")
 def beats_card(c, wc, led, trump, pw):
     """Does card ``c`` take over the trick from the winning card ``wc`` (suit led ``led``)?
@@ -984,6 +1017,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     for c in range(32):
         if pts[c] == 0:
             zero |= 1 << c
+    trump_tab = trump_tables(trump, pts, pw)
     rem0 = hands[0] | hands[1] | hands[2] | hands[3]
     REM[0] = rem0
     cnt0 = popcount32(rem0)
@@ -1036,18 +1070,17 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 # worked out where it can decide something
                 rest = last_bonus + REST[ply]
                 pit_left = pit if FL[k] == 0 else 0
+                d_sure, o_sure = sure_trump_points(hands, dteam, trump, trump_tab)
                 if md == MODE_POINTS:
-                    lb = 0
-                    ub = rest
-                    need_roem = rest <= A[ply]
+                    lb = d_sure
+                    ub = rest - o_sure
                 elif md == MODE_MARGIN:
-                    lb = -rest
-                    ub = rest + pit_left
-                    need_roem = -rest >= B[ply] or rest + pit_left <= A[ply]
+                    lb = 2 * d_sure - rest
+                    ub = rest - 2 * o_sure + (pit_left if o_sure == 0 else 0)
                 else:
-                    lb = -rest
+                    lb = 2 * d_sure - rest
                     ub = POS_BIG
-                    need_roem = True
+                need_roem = md == MODE_ROEM or lb >= B[ply] or ub <= A[ply]
                 if need_roem and roem_on:
                     roem_ub = roem_upper_bound(hands[0], hands[1], hands[2], hands[3],
                                               ncards >> 2, trump)

@@ -305,6 +305,37 @@ def test_rest_of_deal_counts_the_cards_left_with_the_trick_on_the_table(preset):
             pos.play(pos.legal()[0])
 
 
+@pytest.mark.parametrize("double_spades", [False, True])
+def test_sure_trump_points_are_the_trumps_above_all_of_the_other_teams(double_spades):
+    """``sure_trump_points``: the points of a team's trumps that are higher than every trump
+    of the other team's (tests/naive.py's trump order and points), on every trump and every
+    way of splitting a random set of trumps between the four hands; 0 for the other team."""
+    rng = np.random.default_rng(5)
+    for trump in range(4):
+        pts, pw, _ = K.card_tables(trump, double_spades)
+        tab = K.trump_tables(trump, pts, pw)
+        mult = 2 if double_spades and trump == 0 else 1
+        for _ in range(300):
+            hands = np.zeros(4, dtype=np.int64)
+            for r in rng.permutation(8)[:int(rng.integers(0, 9))]:
+                hands[int(rng.integers(4))] |= 1 << (8 * trump + int(r))
+            for c in rng.permutation([c for c in range(32) if c >> 3 != trump])[:6]:
+                hands[int(rng.integers(4))] |= 1 << int(c)
+            dteam = int(rng.integers(2))
+
+            def trumps(team):
+                return [naive.NATURAL_ORDER[r] for r in range(8)
+                        if (int(hands[team] | hands[team + 2]) >> (8 * trump + r)) & 1]
+
+            def sure(mine, theirs):
+                top = min((naive.TRUMP_HIGH_TO_LOW.index(t) for t in theirs), default=8)
+                return mult * sum(naive.TRUMP_POINTS[t] for t in mine
+                                  if naive.TRUMP_HIGH_TO_LOW.index(t) < top)
+            d, o = trumps(dteam), trumps(1 - dteam)
+            assert K.sure_trump_points(hands, dteam, trump, tab) == (sure(d, o), sure(o, d)), \
+                (trump, d, o)
+
+
 @pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam"])
 def test_principal_variation_search_is_fail_soft_on_any_window(preset):
     """The kernel with a window wider than null (a principal variation search: null-window
