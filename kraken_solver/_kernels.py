@@ -1202,6 +1202,10 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             pos = tlen0 + ply
             if pos & 3 == 3:
                 v = plus_trick(v, ADD[ply], MD[pos >> 2])
+            if NM[ply] == 1 and LATER[ply] == 0 and pos & 3:
+                # a forced card (mid-trick): its value is the node's
+                ret = v
+                continue
             if SCOUT[ply]:
                 SCOUT[ply] = 0
                 if A[ply] < v < B[ply]:
