@@ -697,6 +697,27 @@ def prune_equivalent(legal, others, zero, higher_than, roem_on):
     return out
 
 
+# order_moves: how much a run in reach (``run_in_reach``) moves a follower's card, in the
+# units of its score (4 a card point); 4-8 measured best (score nodes -2.3..-2.8% on 25
+# random deals, -2.9% on 60 others), 20 and more worse
+RUN_NUDGE = 6
+
+
+@njit(cache=True, inline="always")
+def run_in_reach(c, tmask, hands, leader, tlen, led):
+    """Could card ``c`` of the suit led, played ``tlen``-th to the trick ``tmask`` (led by
+    ``leader``), be part of a run of trick roem (rule 10) with cards on the table and cards
+    the players still to come hold?  Three ranks in a row through ``c`` among them."""
+    later = 0
+    for j in range(tlen + 1, 4):
+        later |= hands[(leader + j) & 3]
+    x = (((tmask | (1 << c)) | later) >> (8 * led)) & 0xFF
+    w = x & (x >> 1) & (x >> 2) & 0x3F       # bit r: ranks r, r+1, r+2 all there
+    r = c & 7
+    lo = r - 2 if r >= 2 else 0
+    return (w & ((1 << (r + 1)) - 1) & ~((1 << lo) - 1)) != 0
+
+
 @njit(cache=True)     # called from two places, not inlined: compiles 7 s faster, runs as fast
 def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader, seat, trump,
                 pw, higher_than, pts, moves, base, scores, history, roem_on, roem_mode, dteam):
@@ -712,7 +733,10 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
     cards the next).  Following: if the card leaves the trick with our side, most points
     first (a cheap winner when we take over ourselves), but a ruff lowest trump first; at
     second hand, when the partner is likely to take the trick, most points first too;
-    otherwise fewest points first."""
+    otherwise fewest points first.  With trick roem: at the fourth hand the trick's roem
+    counts for the side that takes it (in MODE_ROEM, for the defenders, against D); at the
+    second and third hand a card of the suit led that could join a run the players still to
+    come can complete is nudged the same way (``run_in_reach``, ``RUN_NUDGE``)."""
     n = 0
     m = legal
     team = seat & 1
@@ -782,6 +806,16 @@ def order_moves(legal, hands, remaining, tmask, tlen, wcard, wseat, led, leader,
                 sc = -pts[c] * 4 - pw[c]
                 if tlen == 1 and pmaster:
                     sc = 300 + pts[c] * 4 - pw[c]
+            if roem_on and (tlen == 1 or tlen == 2) and (c >> 3) == led \
+                    and run_in_reach(c, tmask, hands, leader, tlen, led):
+                # a run the players still to come can complete goes with the trick: a small
+                # nudge, about a tie-break between cards of like points (measured)
+                if roem_mode:
+                    sc += -RUN_NUDGE if team == dteam else RUN_NUDGE
+                elif win_team == team:
+                    sc += RUN_NUDGE
+                else:
+                    sc -= RUN_NUDGE
             if tlen == 3 and roem_on:
                 rv = trick_roem(tmask | (1 << c), trump)
                 if roem_mode:

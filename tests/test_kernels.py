@@ -336,6 +336,39 @@ def test_sure_trump_points_are_the_trumps_above_all_of_the_other_teams(double_sp
                 (trump, d, o)
 
 
+def test_run_in_reach_is_three_ranks_in_a_row_through_the_card():
+    """``run_in_reach`` (move ordering): some three ranks in a row of the suit led, the card's
+    among them, are each on the table, the card itself or in the hand of a player still to
+    play to the trick (rule 10's runs), on random deals and tricks."""
+    from kraken_solver.bench import random_deals
+    rng = np.random.default_rng(9)
+    seen = {True: 0, False: 0}
+    for deal in random_deals(150, 4):
+        hands = np.array(deal.hands, dtype=np.int64)
+        leader = int(rng.integers(4))
+        tlen = 1 + int(rng.integers(2))
+        led = int(rng.integers(4))
+        # the cards on the table: from the first tlen players' cards of the suit led
+        tmask = 0
+        for j in range(tlen):
+            mine = [c for c in range(8 * led, 8 * led + 8) if (int(hands[(leader + j) & 3]) >> c) & 1]
+            if mine:
+                tmask |= 1 << mine[int(rng.integers(len(mine)))]
+        seat = (leader + tlen) & 3
+        later = [(leader + j) & 3 for j in range(tlen + 1, 4)]
+        for c in range(8 * led, 8 * led + 8):
+            if not (int(hands[seat]) >> c) & 1:
+                continue
+            have = {r for r in range(8) if ((tmask | (1 << c)) >> (8 * led + r)) & 1
+                    or any((int(hands[p]) >> (8 * led + r)) & 1 for p in later)}
+            r = c & 7
+            expected = any({s, s + 1, s + 2} <= have for s in range(max(r - 2, 0), min(r, 5) + 1))
+            assert K.run_in_reach(c, tmask, hands, leader, tlen, led) == expected, \
+                (str(deal), leader, tlen, c, tmask)
+            seen[expected] += 1
+    assert min(seen.values()) >= 20, seen
+
+
 @pytest.mark.parametrize("preset", ["kraken", "klaverjas-rotterdam"])
 def test_principal_variation_search_is_fail_soft_on_any_window(preset):
     """The kernel with a window wider than null (a principal variation search: null-window
