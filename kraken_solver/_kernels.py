@@ -22,10 +22,15 @@ card with the node's window, the others with a null window (scouts); a scout tha
 the window is searched again, with the window left above (D) or below (defenders) its bound.
 
 Move ordering: a killer move first: the card that last caused a cutoff (or raised the node's
-bound) at the same ply when the trick so far was won by the same card (when leading: when the
-trick before was won by the same card), if legal; it is searched on its own, and the other cards
-are ordered by ``order_moves`` (static rules of play) only if it does not cut off.  Killers live
-for one search call.
+bound) at a node with a choice at the same ply when the trick so far was won by the same card
+(when leading: when the trick before was won by the same card), if legal; it is searched on its
+own, and the other cards are ordered by ``order_moves`` (static rules of play) only if it does
+not cut off.  Killers live for one search call.
+
+Bounds at a trick boundary: the card points still to come (less those of the trumps the other
+team is sure to take: ``sure_trump_points``), the roem that can still fall where that can
+decide something, and the pit only while D has lost no trick and the defenders hold no such
+trump.
 """
 
 from __future__ import annotations
@@ -1237,7 +1242,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             if pos & 3 == 3:
                 v = plus_trick(v, ADD[ply], MD[pos >> 2])
             if NM[ply] == 1 and LATER[ply] == 0 and pos & 3:
-                # a forced card (mid-trick): its value is the node's
+                # a forced card (mid-trick): its value is the node's, straight back up; no
+                # killer is kept for it (as one it only misled the other nodes of its ply)
                 ret = v
                 continue
             if SCOUT[ply]:
