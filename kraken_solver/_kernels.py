@@ -27,10 +27,10 @@ bound) at a node with a choice at the same ply when the trick so far was won by 
 own, and the other cards are ordered by ``order_moves`` (static rules of play) only if it does
 not cut off.  Killers live for one search call.
 
-Bounds at a trick boundary: the card points still to come (less those of the trumps the other
-team is sure to take: ``sure_trump_points``), the roem that can still fall where that can
-decide something, and the pit only while D has lost no trick and the defenders hold no such
-trump.
+Bounds at a trick boundary: the card points still to come, those of the trumps a team is sure
+to take counted for that team (``sure_trump_points``); the roem that can still fall, where
+that can decide something; and the pit only while D has lost no trick and the defenders hold
+no such trump.
 """
 
 from __future__ import annotations
@@ -950,12 +950,12 @@ def two_tricks_value(hands, leader, trump, pw, pts, higher_than, amsterdam, ut_f
                     x1 = h1 ^ (1 << b)
                     x2 = h2 ^ (1 << c)
                     x3 = h3 ^ (1 << d)
-                    v = last_trick_value_inline(seat_mask(winner, s0, x0, x1, x2, x3),
-                                         seat_mask((winner + 1) & 3, s0, x0, x1, x2, x3),
-                                         seat_mask((winner + 2) & 3, s0, x0, x1, x2, x3),
-                                         seat_mask((winner + 3) & 3, s0, x0, x1, x2, x3),
-                                         winner, trump, pw, pts, md1, fl1, nd1, dteam, pit,
-                                         last_bonus, roem_on)
+                    v = last_trick_value_inline(
+                        seat_mask(winner, s0, x0, x1, x2, x3),
+                        seat_mask((winner + 1) & 3, s0, x0, x1, x2, x3),
+                        seat_mask((winner + 2) & 3, s0, x0, x1, x2, x3),
+                        seat_mask((winner + 3) & 3, s0, x0, x1, x2, x3),
+                        winner, trump, pw, pts, md1, fl1, nd1, dteam, pit, last_bonus, roem_on)
                     best3, a3, b3 = minimax_step(not mx, best3, a3, b3, plus_trick(v, add, mode))
                 best2, a2, b2 = minimax_step(mx, best2, a2, b2, best3)
             best1, a1, b1 = minimax_step(not mx, best1, a1, b1, best2)

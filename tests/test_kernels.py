@@ -351,7 +351,8 @@ def test_run_in_reach_is_three_ranks_in_a_row_through_the_card():
         # the cards on the table: from the first tlen players' cards of the suit led
         tmask = 0
         for j in range(tlen):
-            mine = [c for c in range(8 * led, 8 * led + 8) if (int(hands[(leader + j) & 3]) >> c) & 1]
+            held = int(hands[(leader + j) & 3])
+            mine = [c for c in range(8 * led, 8 * led + 8) if (held >> c) & 1]
             if mine:
                 tmask |= 1 << mine[int(rng.integers(len(mine)))]
         seat = (leader + tlen) & 3
