@@ -23,10 +23,10 @@ the window is searched again, with the window left above (D) or below (defenders
 
 Move ordering: a killer move first: the card that last caused a cutoff (or raised the node's
 bound) at a node with a choice at the same ply when the trick so far was won by the same card
-(when leading: when the trick before was won by the same card), if legal (for the card after
-the first, else the one after a card of the same suit); it is searched on its own, and the
-other cards are ordered by ``order_moves`` (static rules of play) only if it does not cut
-off.  Killers live for one search call.
+(when leading: when the trick before was won by the same card), if legal (for the search's
+second card, failing that, the one after a card of the same suit); it is searched on its own,
+and the other cards are ordered by ``order_moves`` (static rules of play) only if it does not
+cut off.  Killers live for one search call.
 
 Bounds at a trick boundary: the card points still to come, those of the trumps a team is sure
 to take counted for that team (``sure_trump_points``); the roem that can still fall, where
@@ -1037,7 +1037,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     # killer moves: the card that last cut off at a ply, per card winning the trick so far
     # (when leading: the card that won the trick before), KILLER[ply * 32 + WC[ply]]
     KILLER = np.full(MAXPLY * 32, -1, dtype=np.int64)
-    # and for the card after the first (ply 1), one a suit of the card winning so far: tried
+    # and for the search's second card (ply 1), one a suit of the card winning so far: tried
     # where the killer proper is none or not legal
     REPLY_KILLER = np.full(4, -1, dtype=np.int64)
     nodes = 0
@@ -1219,7 +1219,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                          higher_than, roem_on)
                 killer = KILLER[ply * 32 + WC[ply]]
                 if ply == 1 and (killer < 0 or not (legal >> killer) & 1):
-                    # the card after the first: the last one that did well after a card of
+                    # the search's second card: the last one that did well after a card of
                     # the same suit (at every ply: more nodes; at this one: 1-3% fewer)
                     killer = REPLY_KILLER[WC[1] >> 3]
                 if killer >= 0 and (legal >> killer) & 1:
