@@ -1272,19 +1272,19 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
             if MAXI[ply]:
                 if v > BEST[ply]:
                     BEST[ply] = v
-                if v > A[ply]:
+                raised = v > A[ply]
+                if raised:
                     A[ply] = v
-                    KILLER[ply * 32 + WC[ply]] = c
-                    if ply == 1:
-                        REPLY_KILLER[WC[1] >> 3] = c
             else:
                 if v < BEST[ply]:
                     BEST[ply] = v
-                if v < B[ply]:
+                raised = v < B[ply]
+                if raised:
                     B[ply] = v
-                    KILLER[ply * 32 + WC[ply]] = c
-                    if ply == 1:
-                        REPLY_KILLER[WC[1] >> 3] = c
+            if raised:
+                KILLER[ply * 32 + WC[ply]] = c
+                if ply == 1:
+                    REPLY_KILLER[WC[1] >> 3] = c
             if A[ply] >= B[ply]:
                 IDX[ply] = NM[ply]
                 LATER[ply] = 0

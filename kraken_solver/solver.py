@@ -110,6 +110,19 @@ class Position:
     def over(self) -> bool:
         return self.tlen == 0 and not any(int(h) for h in self.hands)
 
+    @property
+    def margin_so_far(self) -> int:
+        """D's margin so far, in points: the card points and trick roem of the tricks taken
+        and the hand roem, D's less the defenders' (rules 18-19).  The deal is made if this
+        plus the margin of the rest (pit included) is above 0."""
+        return self.past_margin + self.hr_d - self.hr_o
+
+    @property
+    def nat_points(self) -> int:
+        """What the defenders score, in points, if the deal is nat, before the trick roem
+        still to fall: every card point, all hand roem and the trick roem so far (rule 19)."""
+        return self.total_points + self.hr_d + self.hr_o + self.past_roem
+
     def legal_mask(self) -> int:
         if self.over:
             return 0
@@ -185,12 +198,12 @@ class Position:
         if objective == "points":
             return self.past_dpoints
         m = self.rules.multiplier
-        mp = self.past_margin + self.hr_d - self.hr_o
+        mp = self.margin_so_far
         if self.flag_lost == 0:
             mp += self.rules.pit_bonus
         if mp > 0:
             return m * mp
-        return -m * (self.total_points + self.hr_d + self.hr_o + self.past_roem)
+        return -m * self.nat_points
 
 
 class Searcher:
@@ -271,8 +284,7 @@ class Searcher:
             g = None if guess is None else guess - pos.past_dpoints
             return pos.past_dpoints + self.window_search(pos, K.MODE_POINTS, -1, ub, g)
         m = pos.rules.multiplier
-        base = pos.past_margin + pos.hr_d - pos.hr_o
-        nat_value = pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem
+        base = pos.margin_so_far
         # made iff the margin of the rest is above -base
         if guess is not None and guess <= 0:
             x = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1)   # made?
@@ -285,9 +297,9 @@ class Searcher:
             return m * (base + x)
         roem_guess = None
         if guess is not None and guess <= 0:
-            roem_guess = -guess // m - nat_value
+            roem_guess = -guess // m - pos.nat_points
         roem = self.nat_roem(pos, -base, roem_guess) if pos.rules.trick_roem else 0
-        return -m * (nat_value + roem)
+        return -m * (pos.nat_points + roem)
 
     def window_search(self, pos: Position, mode: int, lo: int, hi: int,
                       guess: int | None = None) -> int:
@@ -380,17 +392,16 @@ class Searcher:
             t = target - pos.past_dpoints
             return self.search(pos, K.MODE_POINTS, 0, t - 1, t) >= t
         m = pos.rules.multiplier
-        base = pos.past_margin + pos.hr_d - pos.hr_o
+        base = pos.margin_so_far
         if target > 0:          # made, with base + margin >= target / m
             t = -(-target // m) - base
             return self.search(pos, K.MODE_MARGIN, 0, t - 1, t) >= t
         made = self.search(pos, K.MODE_MARGIN, 0, -base, -base + 1) > -base
         if made:
             return True
-        # nat: the value -m * (nat_value + roem) is >= target while roem <= most; it falls
+        # nat: the value -m * (nat_points + roem) is >= target while roem <= most; it falls
         # below target once the defenders can force the next roem total
-        nat_value = pos.total_points + pos.hr_d + pos.hr_o + pos.past_roem
-        most = -target // m - nat_value
+        most = -target // m - pos.nat_points
         if most < 0:
             return False
         if not pos.rules.trick_roem:
