@@ -13,12 +13,13 @@ import sys
 
 import click
 
+from kraken_solver import __version__
 from kraken_solver.bench import check_against, format_report, load_report, run_suite
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import as_rules
 
 
-@click.command(name="kraken-bench")
+@click.command(name="kraken-bench", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--suite", default="random-100-seed1", show_default=True,
               help="random-N-seedS (N seeded full deals), or a deal file NAME.txt such as "
                    "benchmarks/suites/hard-25.txt.")
@@ -35,9 +36,14 @@ from kraken_solver.rules import as_rules
               help="Write the report (with every value) as JSON here.")
 @click.option("--check", "check_path", type=click.Path(exists=True, dir_okay=False),
               default=None, help="A stored JSON report: exit 1 if any value differs.")
-@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("--quiet", is_flag=True,
+              help="No progress on stderr (it is shown only when stderr is a terminal).")
+@click.version_option(__version__, prog_name="kraken-bench")
 def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check_path, quiet):
     """Time the exact solver on a fixed suite of deals, all four trumps each."""
+    # progress only on a terminal: a log or a pipe gets the report alone
+    quiet = quiet or not sys.stderr.isatty()
+
     def progress(i, n):
         if not quiet:
             click.echo(f"\r{i}/{n} deals", nl=False, err=True)

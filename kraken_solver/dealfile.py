@@ -36,7 +36,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .cards import SEATS, parse_rank, parse_seat, parse_suit
+from .cards import SEATS, SUITS, parse_rank, parse_seat, parse_suit
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
 from .rules import MULTIPLIERS, Rules, as_rules
@@ -214,6 +214,12 @@ class _Record:
     def finish(self, trump=None, first=None, rules=None) -> DealSpec:
         """Apply the overrides, check the [Play] seat and replay the played cards."""
         src = self.source
+        # an error the overrides caused says so (the file alone may be fine)
+        given = [f"{name}={value}" for name, value in
+                 (("trump", None if trump is None else SUITS[trump]),
+                  ("first", None if first is None else SEATS[first]),
+                  ("rules", None if rules is None else rules.name)) if value is not None]
+        note = f" (under the override {', '.join(given)})" if given else ""
         if trump is not None:
             self.trump = trump
         first_given = self.first is not None or first is not None
@@ -228,8 +234,8 @@ class _Record:
             seat, pline, tcol, pcol, ptext = self.play_seat
             if seat != self.first:
                 raise _err(DealFileError, f"[Play] must name the first player, "
-                           f"{SEATS[self.first]}, who leads the first trick", src, pline, pcol,
-                           ptext)
+                           f"{SEATS[self.first]}, who leads the first trick{note}", src, pline,
+                           pcol, ptext)
             if self.played and self.trump is None:
                 raise _err(DealFileError, "a [Play] section needs a trump: add a [Trump] tag "
                            "(or give --trump)", src, pline, tcol, "[Play]")
@@ -241,7 +247,8 @@ class _Record:
                 try:
                     pos.play(card)
                 except IllegalCardError as e:
-                    raise _err(IllegalCardError, e.message, src, cline, ccol, ctext) from None
+                    raise _err(IllegalCardError, e.message + note, src, cline, ccol,
+                               ctext) from None
                 played.append(card)
                 played_at.append((cline, ccol))
         return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,

@@ -166,3 +166,15 @@ def test_hard_suite_values_still_hold(path, rules, objective):
     searcher = Searcher()
     last = [searcher.value(Position(deals[-1], t, 0, rules), objective) for t in range(4)]
     assert last == expected["values"][-4:]
+
+
+def test_cli_progress_only_on_a_terminal_and_version():
+    # CliRunner's stderr is no terminal: the report on stdout, nothing on stderr
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed3", "--objective", "points"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr == ""
+    assert "suite random-1-seed3: 1 deals x 4 trumps = 4 solves" in res.stdout
+    from kraken_solver import __version__
+    res = CliRunner().invoke(bench_main, ["--version"])
+    assert res.exit_code == 0 and __version__ in res.stdout
+    assert "Usage:" in CliRunner().invoke(bench_main, ["-h"]).stdout

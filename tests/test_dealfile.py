@@ -160,6 +160,12 @@ def test_undertrump_rule_decides_legality():
     with pytest.raises(IllegalCardError) as e:  # the override decides too
         parse_deal_text(base + '[Play "N"]\nC8 SJ D7\n', "u.txt", rules="klaverjas-rotterdam")
     assert (e.value.line, e.value.column, e.value.token) == (4, 7, "D7")
+    assert "under the override rules=klaverjas-rotterdam" in str(e.value)
+    assert "override" not in str(pytest.raises(IllegalCardError, parse_deal_text,
+                                               base + '[Rules "klaverjas-rotterdam"]\n'
+                                               '[Play "N"]\nC8 SJ D7\n').value)
+    with pytest.raises(DealFileError, match=r"first trick \(under the override first=E\)"):
+        parse_deal_text(base + '[Play "N"]\nC8\n', first="E")
 
 
 def test_parse_card_at():
