@@ -318,6 +318,7 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
         paths = plot_paths(plot, len(specs)) if plot is not None else []
         t0 = time.perf_counter()
         nodes = 0
+        plot_errors = []        # a plot that cannot be written does not stop the other deals
         for i, spec in enumerate(specs, start=1):
             dr = review_deal(spec, searcher=searcher)
             nodes += dr.nodes
@@ -339,12 +340,17 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
                     plot_play(dr.reviews, paths[i - 1], title=plot_title(dr, i, ascii_),
                               ascii=ascii_)
                 except OSError as e:
-                    raise KrakenError(f"cannot write the plot: {e.strerror or e}",
-                                      source=paths[i - 1]) from None
-                click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
+                    plot_errors.append(KrakenError(f"cannot write the plot: {e.strerror or e}",
+                                                   source=paths[i - 1]))
+                    click.echo(f"{PROG}: error: {plot_errors[-1]}", err=True)
+                else:
+                    click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
         total = time.perf_counter() - t0
         click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
                    f"{total:.3f} s, {nodes:,} nodes", err=True)
+        if plot_errors:
+            raise KrakenError(f"{len(plot_errors)} of {len(specs)} plots could not be written "
+                              f"(the first: {plot_errors[0]})")
     except KrakenError as err:
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)

@@ -531,3 +531,18 @@ if __name__ == "__main__":  # rewrite the data set
     path = DATASETS / "played_deal.txt"
     path.write_text(make_played_deal(), encoding="utf-8")
     print("wrote", path)
+
+
+def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path):
+    pytest.importorskip("matplotlib")
+    p = write(tmp_path, HAND_FILE + "\n" + HAND_FILE)
+    out = tmp_path / "two.png"
+    first, second = plot_paths(str(out), 2)
+    pathlib.Path(first).mkdir()                     # the first plot cannot be written
+    res = run(p, "--plot", out)
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.stdout.count("=== Deal") == 2        # both deals' reviews still on stdout
+    assert pathlib.Path(second).read_bytes()[:8] == PNG_MAGIC
+    assert "cannot write the plot" in res.stderr and f"wrote {second}" in res.stderr
+    assert res.stderr.rstrip().endswith("1 of 2 plots could not be written (the first: "
+                                        f"{first}: cannot write the plot: Is a directory)")

@@ -178,3 +178,26 @@ def test_cli_progress_only_on_a_terminal_and_version():
     res = CliRunner().invoke(bench_main, ["--version"])
     assert res.exit_code == 0 and __version__ in res.stdout
     assert "Usage:" in CliRunner().invoke(bench_main, ["-h"]).stdout
+
+
+def test_cli_check_says_how_many_solves_it_compared(tmp_path):
+    stored = tmp_path / "one.json"
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed4", "--objective", "points",
+                                          "--json", str(stored)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(bench_main, ["--suite", "random-2-seed4", "--objective", "points",
+                                          "--check", str(stored)])
+    assert res.exit_code == 0, res.output
+    assert f"values equal to {stored} in the 4 solves both hold (8 run, 4 stored)" in res.stdout
+
+
+def test_cli_a_full_disk_is_one_clear_error():
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "kraken_solver.cli.bench", "--suite",
+                               "random-1-seed1", "--objective", "points"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("kraken-bench: error: cannot write the output")
+    assert "Traceback" not in proc.stderr
