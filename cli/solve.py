@@ -6,7 +6,8 @@ ones marked, and the principal variation trick by trick.  Without a trump it fir
 first player's trump table and then analyses the best trump.  ``--json`` writes one JSON
 document a deal (JSON Lines), ``--csv`` one row a deal.  Results go to stdout; timings to
 stderr.  Bad input gives one line ``kraken-solve: error: FILE, line L, column C: ...`` and
-exit status 1.
+exit status 1; Ctrl-C ends it with ``kraken-solve: interrupted`` and exit status 130 (as
+the other tools), the deals solved before kept on stdout.
 
 The deal file format is described in :mod:`kraken_solver.dealfile`.
 """
@@ -160,6 +161,10 @@ def main(ctx, files, trump, first, rules_name, objective, as_json, as_csv, ascii
     except KrakenError as err:
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
+    except KeyboardInterrupt:
+        # the deals solved so far are printed already (every line is flushed)
+        click.echo(f"\n{PROG}: interrupted", err=True)
+        ctx.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

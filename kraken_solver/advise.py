@@ -37,6 +37,7 @@ Doubling (RULES.md rules 19-20)
 from __future__ import annotations
 
 import math
+import re
 import resource
 import time
 from dataclasses import asdict, dataclass, field
@@ -44,8 +45,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .batch import GEN_BLOCK, make_pool, seeded_permutations, solve_trumps, worker_searcher
-from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, parse_card, popcount,
-                    sort_for_display)
+from .cards import (RANKS, SEATS, SUITS, is_int, card_str, cards_of, hand_text, parse_card,
+                    popcount, short_token, sort_for_display)
 from .deal import Deal
 from .errors import CardParseError, DealError, KrakenError
 from .rules import Rules, as_rules
@@ -87,7 +88,8 @@ def parse_hand(text: str) -> int:
 
 def parse_known(items, seat: int, hand: int) -> list[int]:
     """``["E:HA,HK", "W:SJ"]`` -> four masks of cards known to be in each seat's hand
-    (the known hand itself at ``seat``).  Cards are separated by commas or spaces.
+    (the known hand itself at ``seat``).  Cards are separated by commas or spaces; one item
+    may hold several seats (``"E:HA,HK W:SJ"``), and a single string is one such item.
 
     Raises KrakenError (CardParseError for a bad seat or card) for an impossible constraint:
     a card of the known hand placed elsewhere, a card placed in two seats, more than 8 cards
@@ -95,9 +97,21 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
     known = [0, 0, 0, 0]
     known[seat] = hand
     where = {}
+    if items is None:
+        items = ()
+    elif isinstance(items, str):
+        items = (items,)
+    try:
+        items = list(items)
+    except TypeError:
+        raise CardParseError("known is a list of SEAT:CARDS strings, like ['E:HA,HK']",
+                             token=short_token(repr(items))) from None
+    # "E:HA HK W:SJ" holds two items: a new one starts at a word "SEAT:"
+    items = [part for item in items
+             for part in re.split(r"\s+(?=[NESWnesw]:)", str(item).strip())]
     for item in items:
-        text = str(item).strip()
-        head, colon, rest = text.partition(":")
+        text = short_token(item)
+        head, colon, rest = item.partition(":")
         if not colon or len(head.strip()) != 1 or head.strip().upper() not in SEATS:
             raise CardParseError("--known takes SEAT:CARDS, like E:HA,HK", token=text)
         s = SEATS.index(head.strip().upper())
@@ -108,7 +122,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
             try:
                 c = parse_card(w)
             except CardParseError as e:
-                raise CardParseError(e.message, token=w) from None
+                raise CardParseError(e.message, token=short_token(w)) from None
             name = card_str(c)
             if hand >> c & 1 and s != seat:
                 raise KrakenError(f"{name} is in {SEATS[seat]}'s own hand; it cannot be in "
@@ -266,14 +280,16 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     ``hand``: ``"S.H.D.C"`` text or a mask (8 cards) of ``seat``; ``first``: the first player
     (default: ``seat`` when choosing trump; with a given ``trump``, the seat before ``seat``,
     so that ``seat`` defends: N for E); ``samples``: deals to draw; ``seed``: SeedSequence
-    seed; ``rules``: Rules/preset; ``known``: ``"E:HA,HK"`` strings; ``workers``: processes
+    seed; ``rules``: Rules/preset; ``known``: ``"E:HA,HK"`` strings (or one such string;
+    see :func:`parse_known`); ``workers``: processes
     (default one per core), or ``scheduler``: a Dask cluster (``"local:N"`` or
     ``"tcp://HOST:PORT"``, as ``kraken-batch --scheduler``); ``progress``: a tqdm-like
     object with ``update(n)``, or None.
 
     Returns :class:`Advice` (values in points, the playing team's side).  Raises DealError for
     a bad hand, CardParseError/KrakenError for bad or impossible ``known`` constraints and a
-    bad seat, trump or sample count."""
+    bad seat or trump, KrakenError unless ``samples`` and ``workers`` are ints >= 1 and
+    ``seed`` an int >= 0."""
     from .solver import as_seat, as_suit
 
     seat_i = as_seat(seat)
@@ -286,12 +302,16 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     else:
         first_i = as_seat(first)
     rules_r = as_rules(rules)
-    if int(samples) < 1:
-        raise KrakenError("the number of samples must be >= 1", token=str(samples))
-    if seed is None or int(seed) < 0:
-        raise KrakenError("the seed must be a whole number >= 0", token=str(seed))
+    if not is_int(samples) or samples < 1:
+        raise KrakenError("the number of samples must be a whole number >= 1",
+                          token=short_token(repr(samples)))
+    if not is_int(seed) or seed < 0:
+        raise KrakenError("the seed must be a whole number >= 0", token=short_token(repr(seed)))
+    if workers is not None and (not is_int(workers) or workers < 1):
+        raise KrakenError("the number of workers must be a whole number >= 1 (or None: one "
+                          "per core)", token=short_token(repr(workers)))
     samples, seed = int(samples), int(seed)
-    known_masks = parse_known(list(known), seat_i, mask)
+    known_masks = parse_known(known, seat_i, mask)
     trumps = (trump_i,) if trump_i is not None else (0, 1, 2, 3)
 
     pool = make_pool(workers, scheduler)

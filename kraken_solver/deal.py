@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANKS, SEATS, SUITS, cards_of, hand_text, popcount, parse_seat
+from .cards import (RANKS, SEATS, SUITS, is_int, cards_of, hand_text, popcount, parse_seat,
+                    short_token)
 from .errors import CardParseError, DealError
 
 
@@ -14,20 +15,33 @@ class Deal:
 
     Every hand holds the same number of cards, 1 to 8 (RULES.md rule 21), and no card is in two
     hands.  ``Deal.from_pbn("N:AKQ.J9.T8.7 ...")`` reads PBN; ``str(deal)`` writes it from N,
-    and ``Deal.from_pbn(str(deal)) == deal``.  Raises DealError for a malformed deal.
+    and ``Deal.from_pbn(str(deal)) == deal``.  Raises DealError for a malformed deal, and for
+    hands that are not four ints (or numpy integers).
     """
 
     hands: tuple
 
     def __post_init__(self):
-        if len(self.hands) != 4:
-            raise DealError("a deal has four hands", token=str(len(self.hands)))
-        hands = tuple(int(h) for h in self.hands)
+        if isinstance(self.hands, str):
+            raise DealError("Deal takes four card masks; read PBN text with Deal.from_pbn",
+                            token=short_token(self.hands))
+        try:
+            hands = tuple(self.hands)
+        except TypeError:
+            raise DealError("a deal is four hands, each a 32-bit card mask (int)",
+                            token=short_token(repr(self.hands))) from None
+        if len(hands) != 4:
+            raise DealError("a deal has four hands", token=str(len(hands)))
+        for h in hands:
+            if not is_int(h):
+                raise DealError("a hand is a 32-bit card mask (int)",
+                                token=short_token(repr(h)))
+        hands = tuple(int(h) for h in hands)
         object.__setattr__(self, "hands", hands)
         seen = 0
         for seat, h in enumerate(hands):
             if h < 0 or h >> 32:
-                raise DealError("a hand is a 32-bit card mask", token=hex(h))
+                raise DealError("a hand is a 32-bit card mask", token=short_token(hex(h)))
             dup = seen & h
             if dup:
                 from .cards import card_str
@@ -82,13 +96,14 @@ class Deal:
 def parse_pbn(text: str) -> tuple[Deal, int]:
     """Read PBN deal text -> (Deal, seat named before the colon).  Raises DealError."""
     if not isinstance(text, str):
-        raise DealError("expected PBN deal text like 'N:AKQ.J9.T8.7 ...'", token=repr(text))
+        raise DealError("expected PBN deal text like 'N:AKQ.J9.T8.7 ...'",
+                        token=short_token(repr(text)))
     s = text
     lead = len(s) - len(s.lstrip())
     body = s.strip()
     if len(body) < 2 or body[1] != ":":
         raise DealError("a PBN deal starts with a seat and a colon, like 'N:'",
-                        column=lead + 1, token=body[:2] if body else "")
+                        column=lead + 1, token=body[:2])
     try:
         start = parse_seat(body[0])
     except CardParseError:
@@ -112,14 +127,14 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
         col = lead + 1 + (words[4][0] if len(words) > 4 else len(body))
         tok = words[4][1] if len(words) > 4 else body[2:]
         raise DealError(f"a PBN deal has four hands separated by spaces; found {len(words)}",
-                        column=col, token=tok)
+                        column=col, token=short_token(tok))
     owner = {}
     for k, (off, word) in enumerate(words):
         seat = (start + k) % 4
         suits = word.split(".")
         if len(suits) != 4:
             raise DealError("a hand has four suits separated by dots: S.H.D.C",
-                            column=lead + 1 + off, token=word)
+                            column=lead + 1 + off, token=short_token(word))
         col = off
         mask = 0
         for si, ranks in enumerate(suits):
@@ -135,21 +150,31 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
                 card = si * 8 + RANKS.index(ch)
                 name = SUITS[si] + ch
                 if card in owner:
-                    raise DealError(f"card {name} is dealt twice ({SEATS[owner[card]]} and "
-                                    f"{SEATS[seat]})", column=lead + 1 + col + r, token=name)
+                    why = (f"card {name} appears twice in {SEATS[seat]}'s hand"
+                           if owner[card] == seat else
+                           f"card {name} is dealt twice ({SEATS[owner[card]]} and "
+                           f"{SEATS[seat]})")
+                    raise DealError(why, column=lead + 1 + col + r, token=name)
                 owner[card] = seat
                 mask |= 1 << card
                 r += width
             col += len(ranks) + 1
         hands[seat] = mask
     sizes = [popcount(hands[(start + k) % 4]) for k in range(4)]
+    counts = ", ".join(f"{SEATS[(start + k) % 4]} {n}" for k, n in enumerate(sizes))
+    over = [k for k, n in enumerate(sizes) if n > 8]
+    if over:
+        k = over[0]
+        raise DealError(f"{SEATS[(start + k) % 4]} holds {sizes[k]} cards; a hand holds 1 to 8 "
+                        f"(cards a hand: {counts})", column=lead + 1 + words[k][0],
+                        token=short_token(words[k][1]))
     if len(set(sizes)) > 1:
         common = max(set(sizes), key=sizes.count)
         k = next(i for i, n in enumerate(sizes) if n != common)
-        raise DealError(f"hands of unequal size: {SEATS[(start + k) % 4]} holds {sizes[k]} "
-                        f"cards, the others {common}; every hand must hold the same number",
-                        column=lead + 1 + words[k][0], token=words[k][1])
+        raise DealError(f"hands of unequal size (cards a hand: {counts}); every hand must hold "
+                        "the same number", column=lead + 1 + words[k][0],
+                        token=short_token(words[k][1]))
     try:
         return Deal(tuple(hands)), start
     except DealError as e:
-        raise e.located(column=lead + 1, token=body) from None
+        raise e.located(column=lead + 1, token=short_token(body)) from None

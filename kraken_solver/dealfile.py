@@ -26,7 +26,9 @@ Cards are a suit letter then a rank (``HK``; ``H10`` is read as ``HT``); the sui
 :class:`~kraken_solver.errors.KrakenError` whose ``source``, ``line``, ``column`` and ``token``
 say where, and the played cards are replayed through :class:`~kraken_solver.solver.Position`,
 so a card the player does not hold, a revoke under the rules, or a card after the last trick is
-reported at the card's own line and column.
+reported at the card's own line and column.  A file is UTF-8 text of at most 64 MiB
+(:data:`MAX_FILE_BYTES`) with lines of at most 65,536 characters (:data:`MAX_LINE_CHARS`);
+errors echo at most 40 characters of the offending text.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .cards import SEATS, SUITS, parse_rank, parse_seat, parse_suit
+from .cards import SEATS, SUITS, parse_rank, parse_seat, parse_suit, short_token
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
 from .rules import MULTIPLIERS, Rules, as_rules
@@ -54,6 +56,10 @@ _SYMBOL_SUITS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
 _TAG_RE = re.compile(r'\[\s*([A-Za-z]+)\s*"([^"]*)"\s*\]')
 _ONE_LINE_RE = re.compile(r"[NESWnesw]:")
 _PLAY_END = "*"  # PBN's end-of-play marker; accepted and ignored
+#: the largest deal file read, in bytes (64 MiB: hundreds of thousands of deals)
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: the longest line read, in characters (a deal or a trick takes under 100)
+MAX_LINE_CHARS = 64 * 1024
 
 
 @dataclass
@@ -97,7 +103,8 @@ class DealSpec:
 
 # ------------------------------------------------------------------------- helpers
 def _err(cls, message, source, line, column, token=None):
-    return cls(message, source=source, line=line, column=column, token=token)
+    return cls(message, source=source, line=line, column=column,
+               token=None if token is None else short_token(token))
 
 
 def _relocate(err: KrakenError, source, line, col0) -> KrakenError:
@@ -187,7 +194,8 @@ def _set_option(rec, key, value, source, line, col) -> None:
 
 def _parse_double(value, source, line, col) -> int:
     v = value.strip()
-    if v.isdigit() and int(v) in MULTIPLIERS:
+    # ASCII digits only: str.isdigit() also takes '²' (which int() refuses) and '٢' (read as 2)
+    if re.fullmatch(r"[0-9]+", v) and int(v) in MULTIPLIERS:
         return int(v)
     raise _err(RulesError, "expected a multiplier 1, 2 (kraken), 4 or 8", source, line, col,
                value)
@@ -270,7 +278,8 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     multiplier).  Played cards
     are checked under the values in force after the overrides.
 
-    Returns the deals in file order.  Raises DealFileError (syntax, unknown tag, no deal),
+    Returns the deals in file order.  Raises DealFileError (syntax, unknown tag, no deal, a
+    line longer than :data:`MAX_LINE_CHARS` characters),
     DealError (a malformed deal), CardParseError (a bad card, suit or seat), RulesError (an
     unknown preset or multiplier) or IllegalCardError (a card that may not be played), each
     with ``source``, ``line``, ``column`` and ``token`` set.
@@ -295,6 +304,10 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
     # U+2028 and the like, and misnumber the lines)
     for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        if len(raw) > MAX_LINE_CHARS:
+            raise _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
+                       "a deal file's lines are short (a deal, a tag or a trick)", source,
+                       lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:])
         raw = _strip_comment(raw)
         stripped = raw.strip()
         if not stripped:
@@ -378,6 +391,16 @@ def _read_tag(raw, stripped, indent, source, lineno):
             extra = len(tail) - len(tail.lstrip())
             raise _err(DealFileError, "unexpected text after the tag; put it on a line of its "
                        "own", source, lineno, col0 + whole.end() + extra, tail.strip())
+        # the tag name: what follows '[' up to a space, quote or ']'
+        at = re.match(r"\[\s*", stripped).end()
+        name = re.match(r'[^\s"\]]*', stripped[at:]).group()
+        if not name:
+            raise _err(DealFileError, "expected a tag name after '[': ASCII letters, like Deal "
+                       'or Trump; a tag is [Name "value"]', source, lineno, col0 + at,
+                       stripped[at:at + 1] or stripped)
+        if not re.fullmatch(r"[A-Za-z]+", name):
+            raise _err(DealFileError, "a tag name is ASCII letters only, like Deal or Trump; "
+                       'expected [Name "value"]', source, lineno, col0 + at, name)
         if not stripped.endswith("]"):
             raise _err(DealFileError, "a tag ends with ']'; expected [Name \"value\"]", source,
                        lineno, col0 + len(stripped), stripped[-10:])
@@ -434,21 +457,59 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
 
 
 def parse_deal_file(path, *, trump=None, first=None, rules=None) -> list[DealSpec]:
-    """Read a deal file (UTF-8 text) -> its deals; ``path`` ``"-"`` reads standard input.
+    """Read a deal file (UTF-8 text) -> its deals; ``path`` ``"-"`` reads standard input
+    (as bytes, decoded as UTF-8 whatever the locale; named ``<stdin>`` in errors).
 
-    The overrides and errors are those of :func:`parse_deal_text`; a file that cannot be read
-    (missing, a directory, not UTF-8) raises DealFileError with ``source`` set."""
+    The overrides and errors are those of :func:`parse_deal_text`.  A file that cannot be read
+    (missing, a directory), is not UTF-8 text (a byte that is not UTF-8 or a NUL byte: the
+    error gives its line and column) or is larger than :data:`MAX_FILE_BYTES` (64 MiB; a line
+    may hold at most :data:`MAX_LINE_CHARS`, 65,536 characters) raises DealFileError with
+    ``source`` set.  Both limits are far above any real deal file: they keep a wrong path
+    such as ``/dev/zero`` from filling the memory."""
     name = os.fspath(path)
     try:
         if name == "-":
             import sys
-            text = sys.stdin.read()
             name = "<stdin>"
+            if sys.stdin is None:
+                raise DealFileError("cannot read the file: standard input is closed",
+                                    source=name)
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:          # a text stream without bytes below it (a StringIO)
+                data = sys.stdin.read(MAX_FILE_BYTES + 1)
+                data = data.encode("utf-8", "surrogateescape") \
+                    if isinstance(data, str) else data
+            else:
+                data = stream.read(MAX_FILE_BYTES + 1)
         else:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
-    except UnicodeDecodeError as e:
-        raise DealFileError(f"not a UTF-8 text file (byte {e.start + 1})", source=name) from None
+            with open(name, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise DealFileError(f"cannot read the file: {e.strerror or e}", source=name) from None
-    return parse_deal_text(text, name, trump=trump, first=first, rules=rules)
+    if len(data) > MAX_FILE_BYTES:
+        raise DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
+                            "file is at most that (split it into smaller files)", source=name)
+    return parse_deal_text(_decode(data, name), name, trump=trump, first=first, rules=rules)
+
+
+def _decode(data: bytes, name: str) -> str:
+    """The UTF-8 text of ``data``; raises DealFileError located at the first byte that is not
+    UTF-8, or at the first NUL byte (no text file holds one)."""
+    try:
+        text = data.decode("utf-8")
+        bad = data.find(b"\x00")
+        if bad < 0:
+            return text
+        why = "a NUL byte"
+    except UnicodeDecodeError as e:
+        bad = e.start
+        why = f"byte 0x{data[bad]:02X} is not UTF-8"
+    # the line and column of the bad byte, lines ending as in parse_deal_text
+    before = data[:bad]
+    breaks = list(re.finditer(rb"\r\n|\r|\n", before))
+    line_start = breaks[-1].end() if breaks else 0
+    if not breaks and before.startswith(b"\xef\xbb\xbf"):
+        line_start = 3                  # the byte order mark is not a column
+    column = len(before[line_start:].decode("utf-8", "replace")) + 1
+    raise DealFileError(f"not a UTF-8 text file ({why}; byte {bad + 1} of the file)",
+                        source=name, line=len(breaks) + 1, column=column)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from .cards import short_token
 from .errors import RulesError
 
 TRUMP_RULES = ("rotterdam", "amsterdam")
@@ -45,15 +46,19 @@ class Rules:
 
     def __post_init__(self):
         if self.trump_rule not in TRUMP_RULES:
-            raise RulesError("trump_rule must be 'rotterdam' or 'amsterdam'", token=str(self.trump_rule))
+            raise RulesError("trump_rule must be 'rotterdam' or 'amsterdam'",
+                             token=short_token(self.trump_rule))
         if self.undertrump not in UNDERTRUMP_RULES:
-            raise RulesError("undertrump must be 'forbidden' or 'forced'", token=str(self.undertrump))
+            raise RulesError("undertrump must be 'forbidden' or 'forced'",
+                             token=short_token(self.undertrump))
         for name in ("trick_roem", "hand_roem", "double_spades", "long_runs_100"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise RulesError(f"{name} must be true or false", token=str(getattr(self, name)))
-        if isinstance(self.multiplier, bool) or not isinstance(self.multiplier, (int, np.integer)) \
+                raise RulesError(f"{name} must be true or false",
+                                 token=short_token(getattr(self, name)))
+        if isinstance(self.multiplier, bool) \
+                or not isinstance(self.multiplier, (int, np.integer)) \
                 or self.multiplier not in MULTIPLIERS:
-            raise RulesError("multiplier must be 1, 2, 4 or 8", token=str(self.multiplier))
+            raise RulesError("multiplier must be 1, 2, 4 or 8", token=short_token(self.multiplier))
         if isinstance(self.pit_bonus, bool) or not isinstance(self.pit_bonus, (int, np.integer)) \
                 or not 0 <= self.pit_bonus <= 10000:
             raise RulesError("pit_bonus must be a whole number of points from 0 to 10000",
@@ -63,23 +68,21 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides) -> "Rules":
         """A named preset of RULES.md rule 9b (``kraken``, ``kraken-amsterdam``,
-        ``klaverjas-rotterdam``, ``klaverjas-amsterdam``), with optional overrides.
-        Raises RulesError for an unknown name."""
+        ``klaverjas-rotterdam``, ``klaverjas-amsterdam``), with optional overrides (the
+        options of :class:`Rules`).  Raises RulesError for an unknown name or option or a bad
+        option value."""
         key = str(name).strip().lower()
         if key not in PRESETS:
             raise RulesError("unknown rules preset; expected one of " + ", ".join(PRESETS),
-                             token=str(name))
+                             token=short_token(name))
+        _check_options(overrides)
         return dataclasses.replace(PRESETS[key], **overrides)
 
     @classmethod
     def from_dict(cls, options: dict) -> "Rules":
         """Rules from a dict of options (as in the reference cases); missing keys take defaults.
         Raises RulesError for an unknown option."""
-        names = {f.name for f in fields(cls)}
-        for k in options:
-            if k not in names:
-                raise RulesError("unknown rules option; expected one of " + ", ".join(sorted(names)),
-                                 token=str(k))
+        _check_options(options)
         return cls(**options)
 
     def to_dict(self) -> dict:
@@ -113,6 +116,15 @@ class Rules:
         return a
 
 
+def _check_options(options: dict) -> None:
+    """Raise RulesError naming the first key of ``options`` that is not a Rules option."""
+    names = {f.name for f in fields(Rules)}
+    for k in options:
+        if k not in names:
+            raise RulesError("unknown rules option; expected one of " + ", ".join(sorted(names)),
+                             token=short_token(k))
+
+
 PRESETS = {
     "kraken": Rules(),
     "kraken-amsterdam": Rules(trump_rule="amsterdam"),
@@ -132,4 +144,5 @@ def as_rules(rules) -> Rules:
         return Rules.preset(rules)
     if isinstance(rules, dict):
         return Rules.from_dict(rules)
-    raise RulesError("expected Rules, a preset name or a dict of options", token=repr(rules))
+    raise RulesError("expected Rules, a preset name or a dict of options",
+                     token=short_token(repr(rules)))

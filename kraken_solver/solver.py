@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _kernels as K
-from .cards import SEATS, SUITS, card_str, cards_of, parse_card, parse_seat, parse_suit, \
-    sort_for_display
+from .cards import SEATS, SUITS, is_int, card_str, cards_of, parse_card, parse_seat, \
+    parse_suit, short_token, sort_for_display
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, IllegalCardError, KrakenError
 from .roem import hand_roem_masks
@@ -49,6 +49,21 @@ def as_suit(trump) -> int:
     return parse_suit(str(trump))
 
 
+def as_played(played) -> list:
+    """The cards played so far as a list: ``None`` -> ``[]``; a string -> its words (cards
+    separated by spaces, ``"SA S9 SQ"``); any other iterable -> its items.  Raises
+    CardParseError for anything else."""
+    if played is None:
+        return []
+    if isinstance(played, str):
+        return played.split()
+    try:
+        return list(played)
+    except TypeError:
+        raise CardParseError("played is a list of cards like ['SA', 'S9'] or a string "
+                             "'SA S9'", token=short_token(repr(played))) from None
+
+
 def as_seat(seat) -> int:
     if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < 4:
         return int(seat)
@@ -69,9 +84,13 @@ class TrickRecord:
 class Position:
     """A deal plus the cards played so far (RULES.md rule 22), ready for the kernels.
 
-    Built by replaying ``played`` from the first lead; raises IllegalCardError (with ``token``
-    the card and ``column`` its 1-based index in ``played``) for a card the player to move does
-    not hold or may not play."""
+    ``played``: the cards since the first lead, in play order: a list of cards (``"HK"``
+    texts, card objects or indices 0..31), or one string of cards separated by spaces (as in
+    a deal file's [Play] section, ``"SA S9 SQ"``); ``None`` is no card.  Built by replaying
+    ``played``; raises IllegalCardError (with ``token`` the card and ``column`` its 1-based
+    index in ``played``) for a card that cannot be read or that the player to move does not
+    hold or may not play, and CardParseError if ``played`` is not a list or string of
+    cards."""
 
     def __init__(self, deal, trump, first, rules=None, played=()):
         self.deal = as_deal(deal)
@@ -94,11 +113,12 @@ class Position:
         self.past_dpoints = 0
         self.tricks: list[TrickRecord] = []
         self.played: list[int] = []
-        for i, card in enumerate(played):
+        for i, card in enumerate(as_played(played)):
             try:
                 c = parse_card(card)
             except KrakenError as e:
-                raise IllegalCardError(e.message, column=i + 1, token=str(card)) from None
+                raise IllegalCardError(e.message, column=i + 1,
+                                       token=short_token(card)) from None
             self.play(c, index=i + 1)
 
     # ------------------------------------------------------------ state
@@ -143,8 +163,14 @@ class Position:
         p.played = list(self.played)
         return p
 
-    def play(self, card: int, index: int | None = None) -> None:
-        """Play ``card`` (0..31) for the player to move.  Raises IllegalCardError."""
+    def play(self, card, index: int | None = None) -> None:
+        """Play ``card`` (0..31, or a card text like ``"HK"``) for the player to move.
+        Raises CardParseError for something that is not a card, IllegalCardError for a card
+        the player does not hold or may not play (``index``: the error's ``column``)."""
+        try:
+            card = parse_card(card)
+        except CardParseError as e:
+            raise CardParseError(e.message, column=index, token=e.token) from None
         name = card_str(card)
         if self.over:
             raise IllegalCardError("the deal is over; no card can be played", column=index,
@@ -212,11 +238,13 @@ class Searcher:
     ``tt_bits``: the table holds ``2**tt_bits`` entries of 16 bytes (18 -> 4 MB), in buckets
     of four (one 64-byte cache line; ``_kernels.tt_find``); the boundaries of the last three
     tricks use only its first 2**15 entries (``_kernels.tt_slot``).  ``use_tt=False`` searches
-    without the table (for checks).  Raises KrakenError for ``tt_bits`` outside 4..28."""
+    without the table (for checks).  Raises KrakenError unless ``tt_bits`` is an int from 4
+    to 28."""
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True):
-        if not 4 <= int(tt_bits) <= 28:
-            raise KrakenError("tt_bits must be from 4 to 28", token=str(tt_bits))
+        if not is_int(tt_bits) or not 4 <= tt_bits <= 28:
+            raise KrakenError("tt_bits must be a whole number from 4 to 28",
+                              token=short_token(repr(tt_bits)))
         size = 1 << int(tt_bits)
         # two int64 words an entry; the view starts on a 64-byte boundary so that every bucket
         # of four entries is one cache line
@@ -516,7 +544,8 @@ def solve(deal, trump, first, *, rules=None, objective: str = "score", played=()
     ``deal``: Deal or PBN text (1 to 8 cards a hand); ``trump``: ``"S" "H" "D" "C"`` or 0..3;
     ``first``: the first player ``"N" "E" "S" "W"`` or 0..3; ``rules``: Rules, preset name or
     dict; ``objective``: ``"score"`` (rule 23) or ``"points"`` (rule 24); ``played``: cards
-    since the first lead, in order (``"HK"`` strings or card objects); ``all_cards``: also value
+    since the first lead, in order (``"HK"`` strings or card objects, or one string of cards
+    separated by spaces, ``"SA S9"``; see :class:`Position`); ``all_cards``: also value
     every legal card; ``pv``: compute a principal variation.
 
     Returns SolveResult.  Raises DealError, CardParseError, IllegalCardError, RulesError (all

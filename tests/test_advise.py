@@ -19,7 +19,7 @@ from kraken_solver.advise import (advise, doubling_advice, parse_hand, parse_kno
 from kraken_solver.batch import forces_pit, generate_deals, worker_searcher
 from kraken_solver.cards import SEATS, SUITS, card_str, cards_of, hand_text, parse_card
 from kraken_solver.cli.advise import main
-from kraken_solver.errors import KrakenError
+from kraken_solver.errors import CardParseError, KrakenError
 
 HAND = "AJ9.K7.T8.A"          # S A J 9, H K 7, D T 8, C A
 
@@ -161,3 +161,39 @@ def test_cli_errors_are_one_line():
         assert r.stderr.startswith("kraken-advise: error: ") and r.stderr.count("\n") == 1
         assert what in r.stderr
     assert run(HAND, "--samples", 0).exit_code == 2
+
+
+# ------------------------------------------------------------------------------ argument types
+def test_known_as_one_string():
+    m = parse_hand(HAND)
+    want = parse_known(["E:HA,HQ", "W:SK S7"], 0, m)
+    # a bare string is one SEAT:CARDS item, not its letters; an item may name several seats
+    assert parse_known("E:HA,HQ W:SK S7", 0, m) == want
+    assert parse_known(["E:HA HQ  w:SK,S7"], 0, m) == want
+    assert parse_known("E:HA", 0, m) == parse_known(["E:HA"], 0, m)
+    assert parse_known(None, 0, m) == parse_known([], 0, m)
+    with pytest.raises(CardParseError):
+        parse_known(5, 0, m)
+    with pytest.raises(CardParseError) as info:
+        parse_known("E:HA XX", 0, m)
+    assert info.value.token == "XX"
+    with pytest.raises(KrakenError, match="own hand"):
+        advise(HAND, known="W:SA", samples=1, workers=1)      # read as W:SA, not W, :, S, A
+
+
+def test_advice_with_known_as_one_string():
+    common = dict(seat="W", trump="D", samples=2, seed=5, workers=1)
+    a = advise(HAND, known="N:DJ E:HA", **common)
+    b = advise(HAND, known=["N:DJ", "E:HA"], **common)
+    assert (a.scores == b.scores).all() and a.known == b.known == {"N": ["DJ"], "E": ["HA"]}
+
+
+@pytest.mark.parametrize("kw, what", [
+    (dict(samples=2.5), "samples"), (dict(samples="3"), "samples"), (dict(samples=0), "samples"),
+    (dict(samples=True), "samples"), (dict(seed=1.5), "seed"), (dict(seed=-1), "seed"),
+    (dict(workers=0), "workers"), (dict(workers=-2), "workers"), (dict(workers=1.5), "workers"),
+    (dict(workers="2"), "workers"),
+])
+def test_bad_sample_seed_and_worker_counts(kw, what):
+    with pytest.raises(KrakenError, match=what):
+        advise(HAND, **{"samples": 1, **kw})

@@ -348,3 +348,96 @@ def test_multiplier_must_be_a_whole_number():
     with pytest.raises(RulesError):
         Rules(multiplier=3)
     assert Rules(multiplier=4).name == "kraken+multiplier=4"
+
+
+# ------------------------------------------------------------------------- argument types
+def test_position_play_takes_a_card_text_or_index_and_refuses_the_rest():
+    from kraken_solver import Position
+    deal = "N:A.K.. 7.A.. Q.7.. J.8.."
+    p = Position(deal, "D", "N")
+    p.play("SA")                                      # a card text, as the rest of the API
+    p.play(parse_card("S7"))
+    assert [card_str(c) for c in p.played] == ["SA", "S7"]
+    for bad, token in ((99, "99"), (-1, "-1"), (32, "32"), ("SX", "SX"), (None, "None"),
+                       (1.5, "1.5"), (True, "True")):
+        with pytest.raises(CardParseError) as info:
+            p.play(bad)
+        assert info.value.token == token
+    assert [card_str(c) for c in p.played] == ["SA", "S7"]   # nothing was played
+    with pytest.raises(IllegalCardError):
+        p.play("HA")                                  # S must follow spades (SQ)
+
+
+@pytest.mark.parametrize("bits", ["x", None, 4.7, 18.0, True, 3, 29, "18"])
+def test_searcher_tt_bits_must_be_an_int_from_4_to_28(bits):
+    from kraken_solver import Searcher
+    with pytest.raises(KrakenError) as info:
+        Searcher(tt_bits=bits)
+    assert "tt_bits" in str(info.value)
+
+
+def test_searcher_takes_numpy_ints():
+    import numpy as np
+    from kraken_solver import Searcher
+    assert Searcher(tt_bits=np.int64(6)).tt_mask == 63
+
+
+@pytest.mark.parametrize("hands", [None, 5, (1, 2, 4, 8.5), (1, 2, 4, "8"), (1, 2, 4, None),
+                                   (True, 2, 4, 8), "N:A... K... Q... J..."])
+def test_deal_needs_four_int_masks(hands):
+    with pytest.raises(DealError):
+        Deal(hands)
+
+
+def test_deal_takes_lists_and_numpy_ints():
+    import numpy as np
+    assert Deal([1, 2, 4, 8]) == Deal((1, 2, 4, 8)) == Deal(tuple(np.array([1, 2, 4, 8])))
+
+
+def test_preset_overrides_are_checked():
+    with pytest.raises(RulesError) as info:
+        Rules.preset("kraken", foo=1)
+    assert info.value.token == "foo" and "unknown rules option" in str(info.value)
+    with pytest.raises(RulesError):
+        Rules.preset("kraken", multiplier=3)
+
+
+@pytest.mark.parametrize("card", [40, 32, -1, 1.0, "HK", None, True])
+def test_card_str_needs_a_card_index(card):
+    with pytest.raises(CardParseError):
+        card_str(card)
+
+
+def test_played_as_none_or_a_string_of_cards():
+    deal = "N:A.K.. 7.A.. Q.7.. J.8.."
+    want = solve(deal, "D", "N", played=["SA", "S7"], all_cards=True)
+    got = solve(deal, "D", "N", played="SA  S7", all_cards=True)      # as in [Play]
+    assert (got.value, got.card_values, got.played) == \
+        (want.value, want.card_values, want.played)
+    assert legal_cards(deal, "D", "N", played=None) == legal_cards(deal, "D", "N")
+    assert solve(deal, "D", "N", played=None).value == solve(deal, "D", "N").value
+    # one card: read as a card, not letter by letter (S7 is E's: N leads)
+    with pytest.raises(IllegalCardError) as info:
+        legal_cards(deal, "D", "N", played="S7")
+    assert (info.value.column, info.value.token) == (1, "S7")
+    with pytest.raises(IllegalCardError) as info:
+        legal_cards(deal, "D", "N", played="SA HA")
+    assert (info.value.column, info.value.token) == (2, "HA")
+    with pytest.raises(IllegalCardError) as info:
+        legal_cards(deal, "D", "N", played="SA HX")
+    assert (info.value.column, info.value.token) == (2, "HX")
+    with pytest.raises(CardParseError):
+        legal_cards(deal, "D", "N", played=7)
+
+
+def test_long_bad_text_is_shortened_in_errors():
+    word = "X" * 5000
+    with pytest.raises(CardParseError) as info:
+        parse_card(word)
+    assert len(info.value.token) == 41 and info.value.token.endswith("\u2026")
+    with pytest.raises(DealError) as info:
+        Deal.from_pbn("N:A... K... Q... J... " + word)
+    assert len(str(info.value)) < 200
+    with pytest.raises(IllegalCardError) as info:
+        legal_cards("N:A... K... Q... J...", "S", "N", played=[word])
+    assert len(str(info.value)) < 200

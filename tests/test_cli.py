@@ -383,3 +383,53 @@ def test_a_full_disk_is_one_clear_error(tmp_path):
     assert proc.returncode == 1
     assert "cannot write the output" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------------- standard input
+@pytest.mark.parametrize("charset", ["latin-1", "ascii"])
+def test_stdin_is_read_as_utf8_whatever_the_locale(charset):
+    # the suit symbols on stdin: decoded as UTF-8 as a file is, not with stdin's encoding
+    text = "N:A... K... Q... J... trump=\u2665\n".encode("utf-8")
+    res = CliRunner(charset=charset).invoke(main, ["-", "--json"], input=text)
+    (d,) = json_lines(res)
+    assert d["trump"] == "H" and d["source"] == "<stdin>"
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "ascii", "utf-8"])
+def test_binary_stdin_is_not_a_utf8_text_file(charset):
+    res = CliRunner(charset=charset).invoke(main, ["-"], input=b"\x7fELF\x02\x01\xff\xfe\n")
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.stderr.startswith("kraken-solve: error: <stdin>, line 1, column 7: not a "
+                                 "UTF-8 text file"), res.stderr
+
+
+def test_an_endless_file_is_refused():
+    res = run("/dev/zero")
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.stderr == ("kraken-solve: error: /dev/zero: the file is larger than 64 MiB; a "
+                          "deal file is at most that (split it into smaller files)\n")
+
+
+def test_ctrl_c_exits_130_like_the_other_tools(tmp_path, monkeypatch):
+    import kraken_solver.cli.solve as solve_cli
+    deals = small_deals(2, size=2, seed=23)
+    p = write(tmp_path, one_line(*deals[0]) + one_line(*deals[1]))
+    real = solve_cli.analyse
+    calls = []
+
+    def analyse(spec, **kw):
+        calls.append(spec)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(spec, **kw)
+
+    monkeypatch.setattr(solve_cli, "analyse", analyse)
+    res = run(p, "--json")
+    assert res.exit_code == 130
+    assert res.stderr.rstrip().endswith("kraken-solve: interrupted")
+    assert "Aborted" not in res.output and "Traceback" not in res.output
+    assert len(json_lines_any(res)) == 1               # the first deal's output is kept
+
+
+def json_lines_any(result):
+    return [json.loads(line) for line in result.stdout.splitlines()]

@@ -364,3 +364,109 @@ def test_text_after_a_tag_is_located():
         parse_deal_text(text, "a.txt")
     assert (e.value.line, e.value.column, e.value.token) == (3, 12, "SA")
     assert "after the tag" in e.value.message
+
+
+# ------------------------------------------------------------------------- tester's findings
+# the multiplier in ASCII digits only: '²' made int() fail, '٢' (Arabic-Indic 2) read as 2
+@pytest.mark.parametrize("digit", ["\u00b2", "\u0662", "\uff12", "\u2082"])
+def test_double_takes_ascii_digits_only(digit):
+    for text, col in ((f"{SMALL} double={digit}\n", 34),
+                      (f'[Deal "{SMALL}"]\n[Double "{digit}"]\n', 10)):
+        with pytest.raises(RulesError) as e:
+            parse_deal_text(text, "d.txt")
+        line = text.count("\n")
+        assert (e.value.line, e.value.column, e.value.token) == (line, col, digit)
+    assert parse_deal_text(f"{SMALL} double=02\n")[0].rules.multiplier == 2
+
+
+def test_a_file_too_large_is_refused(tmp_path, monkeypatch):
+    import kraken_solver.dealfile as dealfile
+    with pytest.raises(DealFileError) as e:
+        parse_deal_file("/dev/zero")                 # endless: refused after 64 MiB
+    assert e.value.source == "/dev/zero" and "larger than 64 MiB" in str(e.value)
+    p = tmp_path / "big.txt"
+    p.write_text(f"{SMALL} trump=S\n" * 10)
+    monkeypatch.setattr(dealfile, "MAX_FILE_BYTES", 100)
+    with pytest.raises(DealFileError) as e:
+        parse_deal_file(p)
+    assert "larger than" in str(e.value)
+    monkeypatch.setattr(dealfile, "MAX_FILE_BYTES", 10 * len(f"{SMALL} trump=S\n"))
+    assert len(parse_deal_file(p)) == 10           # exactly at the limit: read
+
+
+def test_a_line_too_long_is_refused():
+    from kraken_solver.dealfile import MAX_LINE_CHARS
+    text = f"{SMALL} trump=S\n% " + "x" * MAX_LINE_CHARS + "\n"
+    with pytest.raises(DealFileError) as e:
+        parse_deal_text(text, "l.txt")
+    assert (e.value.line, e.value.column) == (2, MAX_LINE_CHARS + 1)
+    assert "longer than" in e.value.message and len(str(e.value)) < 200
+    ok = f"{SMALL} trump=S\n% " + "x" * (MAX_LINE_CHARS - 2) + "\n"
+    assert len(parse_deal_text(ok)) == 1
+
+
+@pytest.mark.parametrize("line, column, token", [
+    ('[Deal2 "N:A... K... Q... J..."]', 2, "Deal2"),
+    ('[D\u00e9al "N:A... K... Q... J..."]', 2, "D\u00e9al"),
+    ('[[Deal "N:A... K... Q... J..."]', 2, "[Deal"),
+    ('  [ Tr\u00fcmp "S"]', 5, "Tr\u00fcmp"),
+    ("[]", 2, "]"),
+    ('["S"]', 2, '"'),
+])
+def test_a_bad_tag_name_is_named(line, column, token):
+    with pytest.raises(DealFileError) as e:
+        parse_deal_text(line + "\n", "t.txt")
+    assert (e.value.line, e.value.column, e.value.token) == (1, column, token)
+    assert "tag name" in e.value.message and "double quotes" not in e.value.message
+
+
+def test_hands_over_8_cards_say_each_hands_count():
+    # N 9, E 9, S 10, W 0 cards: more than 8 a hand is the fault, not "the others 9"
+    text = '[Deal "N:AKQJT987.A.. .KQJT987.AK. ..QJT987.AKQJ ..."]\n'
+    with pytest.raises(DealError) as e:
+        parse_deal_text(text, "h.txt")
+    assert (e.value.column, e.value.token) == (10, "AKQJT987.A..")
+    assert e.value.message == ("N holds 9 cards; a hand holds 1 to 8 "
+                               "(cards a hand: N 9, E 9, S 10, W 0)")
+    with pytest.raises(DealError) as e:
+        parse_deal_text('[Deal "N:AK... Q... J... T..."]\n', "h.txt")
+    assert "N 2, E 1, S 1, W 1" in e.value.message
+
+
+def test_a_card_twice_in_one_hand():
+    with pytest.raises(DealError) as e:
+        parse_deal_text("N:A.7.. .1010.. K.8.. Q.9.. trump=S\n", "t.txt")
+    assert (e.value.column, e.value.token) == (12, "HT")
+    assert e.value.message == "card HT appears twice in E's hand"
+    with pytest.raises(DealError) as e:                     # two hands: as before
+        parse_deal_text("N:A.7.. .T.. K.T.. Q.9.. trump=S\n", "t.txt")
+    assert e.value.message == "card HT is dealt twice (E and S)"
+
+
+@pytest.mark.parametrize("text, cls", [
+    ("x" * 50000 + "\n", DealFileError),                             # not a deal or tag
+    (f'[Deal "{SMALL}"]\n[Trump "' + "S" * 50000 + '"]\n', CardParseError),
+    (f'[Deal "{SMALL}"]\n[Rules "' + "k" * 50000 + '"]\n', RulesError),
+    (f"{SMALL} trump=S " + "k" * 50000 + "=1\n", DealFileError),
+    (f'[Deal "N:' + "A" * 50000 + '... K... Q... J..."]\n', DealError),
+    (f'[Deal "{SMALL}"]\n[Trump "S"]\n[Play "N"]\nS' + "7" * 50000 + "\n", CardParseError),
+    ('[Deal "' + "Q" * 50000 + "\n", DealFileError),
+], ids=["word", "trump", "rules", "key", "deal", "card", "tag"])
+def test_long_bad_text_is_shortened(text, cls):
+    with pytest.raises(cls) as e:
+        parse_deal_text(text, "long.txt")
+    assert len(str(e.value)) < 300
+    assert e.value.token is None or len(e.value.token) <= 41
+
+
+def test_a_binary_file_says_line_and_column(tmp_path):
+    p = tmp_path / "bin.txt"
+    p.write_bytes(b"% one\r\n% two\n% caf\xe9\n")
+    with pytest.raises(DealFileError) as e:
+        parse_deal_file(p)
+    assert (e.value.source, e.value.line, e.value.column) == (str(p), 3, 6)
+    assert "not a UTF-8 text file" in e.value.message and "byte 19" in e.value.message
+    p.write_bytes(b"\xef\xbb\xbf% \xe2\x99\xa5\x00\x01\x02\n")   # BOM, '% ♥', then NUL
+    with pytest.raises(DealFileError) as e:
+        parse_deal_file(p)
+    assert (e.value.line, e.value.column) == (1, 4) and "NUL" in e.value.message
