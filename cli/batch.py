@@ -19,6 +19,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
+from kraken_solver.cli import guard_output
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import PRESETS
 
@@ -165,6 +166,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
               help="Also write PNG charts to DIR (needs matplotlib).")
 @click.pass_context
+@guard_output(PROG)
 def summarize_cmd(ctx, file, csv_dir, plots_dir):
     """Trump-choice statistics of a kraken-batch FILE (CSV or Parquet).
 

@@ -30,7 +30,11 @@ Interruptions
     wall time vary from run to run: the transposition table's contents depend on which deals a
     worker solved before, and time depends on the machine's load).  Resuming refuses a run
     whose configuration (seed, deals, chunk size, first player, rules, objectives, format,
-    input file contents) differs from the sidecar's.
+    input file contents) differs from the sidecar's, and part files without a sidecar (they
+    cannot be checked).  An earlier output stays as it was until a new run has finished (it is
+    replaced by the final rename only), so an interrupted run never costs it.  One run at a
+    time: a run takes the lock of ``OUT.parts/`` before it changes anything, and the sidecar of
+    a new run is written just before its first part file.
 
 Pit
     ``pit`` is True when the playing team can *force* a pit: win every trick whatever the
@@ -53,6 +57,7 @@ import resource
 import shlex
 import shutil
 import signal
+import stat
 import sys
 import threading
 import time
@@ -435,12 +440,63 @@ def _part_name(k: int) -> str:
 
 
 def _write_atomic(path: str, data: bytes) -> None:
+    """Write ``path`` through a temporary file and a rename; the temporary file never stays."""
     tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a regular file")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def check_output_paths(out: str) -> None:
+    """Refuse an output the batch must not write: ``out`` and its sidecar must each be a
+    regular file or a new path, the work directory ``OUT.parts`` a directory or a new path, and
+    the output's directory must exist.  Only looks (changes nothing).  Raises KrakenError
+    naming the path and what it is."""
+    out = os.fspath(out)
+    parts_dir, meta_path = paths_for(out)
+    parent = os.path.dirname(out) or os.curdir
+    try:
+        st = os.stat(parent)
+    except OSError as e:
+        raise KrakenError(f"the output's directory cannot be used: {e.strerror or e}",
+                          source=parent) from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise KrakenError(f"the output's directory is {_file_kind(st.st_mode)}, not a "
+                          "directory", source=parent)
+    for path, what, want_dir in ((out, "the output", False),
+                                 (meta_path, "the output's sidecar", False),
+                                 (parts_dir, "the output's work directory", True)):
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            continue        # a new path (or a dangling symbolic link, which is replaced)
+        except OSError as e:
+            raise KrakenError(f"{what} cannot be used: {e.strerror or e}", source=path) \
+                from None
+        ok = stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)
+        if not ok:
+            want = "a directory" if want_dir else "a regular file"
+            raise KrakenError(f"{what} must be {want} or a new path, and this is "
+                              f"{_file_kind(st.st_mode)}: give another --out, or move it "
+                              "away", source=path)
 
 
 def _csv_value(v) -> str:
@@ -585,6 +641,7 @@ def _assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str])
                             column_types=schema, true_values=["True"],
                             false_values=["False"], strings_can_be_null=False))
                     writer.write_table(table.select(columns).cast(schema))
+        check_output_paths(out)         # still a regular file or a new path: replace it
         os.replace(tmp, out)
     finally:
         if os.path.exists(tmp):
@@ -618,96 +675,162 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
     sidecar; ``log``: a function taking one line of news (resuming, reused chunks);
     ``on_chunk``: a function called with the pool and each finished chunk's summary.
 
-    Without ``resume`` an unfinished run's work directory with finished chunks makes it
-    refuse (so that no work is thrown away by accident); an earlier finished output is
-    replaced.  With ``resume`` and no earlier run, it simply starts.  Raises KrakenError: the
-    configuration differs from the sidecar's (resume), unfinished work without resume, a part
-    file that is not complete, a bad scheduler or a failed Dask chunk.  A worker's error is
-    raised again; Ctrl-C raises KeyboardInterrupt after stopping the workers (every finished
-    chunk stays on disk for a resume)."""
-    from . import __version__
-
+    ``out`` must be a regular file or a new path (:func:`check_output_paths`).  Nothing is
+    changed before the work directory's lock is held.  Without ``resume`` an unfinished run's
+    work directory with finished chunks makes it refuse (so that no work is thrown away by
+    accident); an earlier finished output stays as it is until this run has finished, and is
+    then replaced at once (``os.replace``).  With ``resume`` and no earlier run, it simply
+    starts; part files without a sidecar to check them against are refused.  Raises
+    KrakenError: an output path that cannot be used, another run holding the lock, the
+    configuration differs from the sidecar's (resume), unfinished work without resume, part
+    files that cannot be checked or are not complete, a bad scheduler, a failed Dask chunk, a
+    file that cannot be read or written.  A worker's error is raised again; Ctrl-C raises
+    KeyboardInterrupt after stopping the workers (every finished chunk stays on disk for a
+    resume, and the earlier output is untouched)."""
     out = os.fspath(out)
     parts_dir, meta_path = paths_for(out)
     cols = columns_for(config.objectives)
     columns = [c[0] for c in cols]
-    cfg = config.to_dict()
     log = log or (lambda line: None)
     pool = make_pool(workers, scheduler)
-    meta = _read_meta(meta_path) if resume else None
     session = {"argv": list(command) if command else None,
                "command": shlex.join(command) if command else None,
                "started": _now(), "workers": None}
-    if meta is not None:
-        if meta.get("tool") != "kraken-batch" or "config" not in meta:
-            raise KrakenError("not a kraken-batch sidecar", source=meta_path)
-        diff = _config_diff(meta["config"], cfg)
-        if diff:
-            how = (f"delete {parts_dir} to start over" if os.path.isdir(parts_dir)
-                   else "run without --resume to start over")
-            raise KrakenError("cannot resume: the configuration differs from the earlier "
-                              "run's (" + "; ".join(diff) + "); give the same options, use "
-                              f"another output file, or {how}", source=meta_path)
-        if meta.get("status") == "complete" and os.path.exists(out) \
-                and not os.path.isdir(parts_dir):
-            log(f"{out} is already complete ({meta.get('rows')} rows); nothing to do")
+    check_output_paths(out)
+    lock, created = _lock_dir(parts_dir, out)
+    try:
+        try:
+            meta = _meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log)
+        except BaseException:
+            if created:
+                _remove_empty_dir(parts_dir)
+            raise
+        if meta is None:
+            if created:
+                _remove_empty_dir(parts_dir)
             return BatchResult(out, config.deals, 0, config.n_chunks, 0.0, 0.0, 0.0, 0.0, 0,
                                already_complete=True)
-    else:
-        n = len([x for x in os.listdir(parts_dir) if x.startswith("chunk-")]) \
-            if os.path.isdir(parts_dir) else 0
-        if not resume and n:
-            raise KrakenError(f"{parts_dir} holds an unfinished run ({n} chunks done): finish "
-                              f"it with --resume (same options), or delete {parts_dir} to "
-                              "start over")
-        for p in (out, meta_path):
-            if os.path.exists(p) and not os.path.isdir(p):
-                os.remove(p)
-        meta = {
-            "tool": "kraken-batch", "version": __version__, "status": "running",
-            "config": cfg,
-            "command": session["command"], "argv": session["argv"],
-            "seed": cfg["seed"], "deals": config.deals, "chunk_size": config.chunk_size,
-            "deal_generation": ("SeedSequence(seed); deal i = permutation i % 64 of "
-                                "default_rng(SeedSequence(seed, spawn_key=(i // 64,))); "
-                                "hands N E S W = cards 0-7, 8-15, 16-23, 24-31"
-                                if not config.input else None),
-            "input": config.input,
-            "rules": cfg["rules"] if cfg["rules"] else "from the input file",
-            "first": cfg["first"] if cfg["first"] else "from the input file",
-            "objectives": list(config.objectives), "format": config.fmt,
-            "columns": [{"name": n, "type": t, "meaning": m} for n, t, m in cols],
-            "timing_columns": list(TIMING_COLUMNS),
-            "note": ("rows are in deal_id order, trumps S H D C within a deal; values in "
-                     "points from the playing team's side (RULES.md section 8); nodes and ms "
-                     "measure the work and vary from run to run (also after a resume): "
-                     "compare runs on the other columns"),
-            "sessions": [],
-        }
-    os.makedirs(parts_dir, exist_ok=True)
-    lock = _lock_dir(parts_dir, out)
-    try:
         return _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
                            pool, scheduler, progress, log, on_chunk)
+    except OSError as e:
+        raise KrakenError(f"cannot read or write the batch files: {e.strerror or e}",
+                          source=e.filename) from None
     finally:
         if lock is not None:
             os.close(lock)
 
 
+def _remove_empty_dir(path: str) -> None:
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+def _chunk_files(parts_dir: str) -> list[str]:
+    return [x for x in os.listdir(parts_dir)
+            if x.startswith("chunk-") and x.endswith(".csv") and ".tmp." not in x]
+
+
+def _meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
+    """The sidecar this run continues (resume) or starts, after checking that the part files
+    in ``parts_dir`` belong to it; None when a resumed run is complete already.  Called with
+    the lock held; changes nothing.  Raises KrakenError."""
+    from . import __version__
+    cfg = config.to_dict()
+    n = len(_chunk_files(parts_dir))
+    meta = _read_meta(meta_path) if resume else None
+    if meta is not None:
+        if not isinstance(meta, dict) or meta.get("tool") != "kraken-batch" \
+                or not isinstance(meta.get("config"), dict):
+            raise KrakenError("cannot resume: not a kraken-batch sidecar (it records the "
+                              "options of the part files); use another output file",
+                              source=meta_path)
+        diff = _config_diff(meta["config"], cfg)
+        if diff:
+            how = (f"delete {parts_dir} to start over" if n
+                   else "run without --resume to start over")
+            raise KrakenError("cannot resume: the configuration differs from the earlier "
+                              "run's (" + "; ".join(diff) + "); give the same options, use "
+                              f"another output file, or {how}", source=meta_path)
+        if meta.get("status") == "complete" and os.path.exists(out) and not n:
+            log(f"{out} is already complete ({meta.get('rows')} rows); nothing to do")
+            return None
+        return meta
+    if n and resume:
+        raise KrakenError(f"cannot resume: {parts_dir} holds {n} finished chunk"
+                          f"{'s' if n != 1 else ''} but there is no sidecar {meta_path} "
+                          "recording their options, so they cannot be checked; delete "
+                          f"{parts_dir} to start over")
+    if n:
+        raise KrakenError(f"{parts_dir} holds an unfinished run ({n} chunks done): finish "
+                          f"it with --resume (same options), or delete {parts_dir} to "
+                          "start over")
+    return {
+        "tool": "kraken-batch", "version": __version__, "status": "running",
+        "config": cfg,
+        "command": session["command"], "argv": session["argv"],
+        "seed": cfg["seed"], "deals": config.deals, "chunk_size": config.chunk_size,
+        "deal_generation": ("SeedSequence(seed); deal i = permutation i % 64 of "
+                            "default_rng(SeedSequence(seed, spawn_key=(i // 64,))); "
+                            "hands N E S W = cards 0-7, 8-15, 16-23, 24-31"
+                            if not config.input else None),
+        "input": config.input,
+        "rules": cfg["rules"] if cfg["rules"] else "from the input file",
+        "first": cfg["first"] if cfg["first"] else "from the input file",
+        "objectives": list(config.objectives), "format": config.fmt,
+        "columns": [{"name": n, "type": t, "meaning": m} for n, t, m in cols],
+        "timing_columns": list(TIMING_COLUMNS),
+        "note": ("rows are in deal_id order, trumps S H D C within a deal; values in "
+                 "points from the playing team's side (RULES.md section 8); nodes and ms "
+                 "measure the work and vary from run to run (also after a resume): "
+                 "compare runs on the other columns"),
+        "sessions": [],
+    }
+
+
 def _lock_dir(parts_dir: str, out: str):
-    """Hold an exclusive lock on the work directory: one run at a time per output."""
+    """Make the work directory if needed and hold an exclusive lock on it: one run at a time
+    per output.  Returns (file descriptor or None, whether this call made the directory).
+    Raises KrakenError when it cannot be made or another run holds it."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX
-        return None
-    fd = os.open(parts_dir, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise KrakenError(f"another kraken-batch is writing {out} (its work directory "
-                          f"{parts_dir} is locked)") from None
-    return fd
+        fcntl = None
+    for _ in range(5):
+        created = False
+        try:
+            os.mkdir(parts_dir)
+            created = True
+        except FileExistsError:
+            pass
+        except OSError as e:
+            raise KrakenError(f"cannot make the work directory: {e.strerror or e}",
+                              source=parts_dir) from None
+        if fcntl is None:  # pragma: no cover
+            return None, created
+        try:
+            fd = os.open(parts_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except FileNotFoundError:
+            continue                # removed by a run that just finished: make it again
+        except OSError as e:
+            raise KrakenError(f"cannot open the work directory: {e.strerror or e}",
+                              source=parts_dir) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise KrakenError(f"another kraken-batch is writing {out} (its work directory "
+                              f"{parts_dir} is locked)") from None
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(parts_dir))
+        except OSError:
+            same = False
+        if same:
+            return fd, created
+        os.close(fd)                # locked a directory that another run has just removed
+    raise KrakenError(f"the work directory {parts_dir} keeps being removed by another "
+                      "kraken-batch; try again")
 
 
 def make_pool(workers: int | None = None, scheduler: str | None = None):
@@ -742,9 +865,13 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
 
     session["workers"] = pool.workers
     session["scheduler"] = scheduler
-    meta["sessions"].append(session)
-    meta["status"] = "running"
-    _write_meta(meta_path, meta)
+
+    def start_session():
+        # the sidecar records this run's options before its first part file is written (so a
+        # resume can check the parts); an earlier run's sidecar is kept until then
+        meta["sessions"].append(session)
+        meta["status"] = "running"
+        _write_meta(meta_path, meta)
 
     def tasks():
         for k in todo:
@@ -767,8 +894,11 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
                 if scheduler is not None:
                     session["workers"] = pool.workers
                     session["scheduler_address"] = pool.address
-                    log(f"Dask scheduler {pool.address}: {pool.workers} worker"
-                        f"{'s' if pool.workers != 1 else ''} (threads)")
+                    # local:N starts N processes of one thread; a cluster's count is threads
+                    kind = "process" if str(scheduler).startswith("local:") else "thread"
+                    plural = "" if pool.workers == 1 else "es" if kind == "process" else "s"
+                    log(f"Dask scheduler {pool.address}: {pool.workers} worker {kind}{plural}")
+                start_session()
                 if progress:
                     from tqdm import tqdm
                     bar = tqdm(total=config.deals, initial=done_deals, unit="deal",
@@ -790,9 +920,8 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
             if not entered:
                 if not done:
                     # the pool never started and nothing was solved: leave no trace of this run
+                    # (its sidecar is not written yet)
                     shutil.rmtree(parts_dir, ignore_errors=True)
-                    if meta.get("status") == "running" and len(meta["sessions"]) == 1:
-                        os.remove(meta_path)
                 raise
             if scheduler is not None:
                 raise KrakenError(f"{err}; the finished chunks are kept: run the same "
@@ -801,6 +930,8 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
         finally:
             if bar is not None:
                 bar.close()
+    else:
+        start_session()
     seconds = time.perf_counter() - t0
     rows = _assemble(config, out, parts_dir, columns)
     session["finished"] = _now()
@@ -819,46 +950,46 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
 
 
 def read_results(path: str):
-    """Read a batch output (CSV or Parquet, by the sidecar's format or the file name) into a
-    pandas DataFrame with the column types of :data:`COLUMNS`.  Raises KrakenError for a file
-    that cannot be read or lacks the columns."""
+    """Read a batch output (CSV or Parquet, told apart by the file's first bytes) into a
+    pandas DataFrame with the column types of :data:`COLUMNS`.  The columns that
+    :func:`kraken_solver.summary.summarize` uses are checked
+    (:func:`kraken_solver.summary.check_results`).  Raises KrakenError for a file that cannot
+    be read, lacks a column or holds a bad value (naming the line, or the row of a Parquet
+    file, and the column)."""
     import pandas as pd
+
+    from .summary import check_results
     path = os.fspath(path)
-    fmt = None
-    meta = None
     try:
-        meta = _read_meta(paths_for(path)[1])
-    except KrakenError:
-        meta = None
-    if meta and meta.get("format") in FORMATS:
-        fmt = meta["format"]
-    if fmt is None:
-        fmt = "parquet" if path.lower().endswith((".parquet", ".pq")) else "csv"
-    try:
-        if fmt == "parquet":
+        with open(path, "rb") as f:
+            parquet = f.read(4) == b"PAR1"
+        if parquet:
             require_pyarrow()
             df = pd.read_parquet(path)
         else:
-            with open(path, "rb") as f:
-                if f.read(4) == b"PAR1":
-                    fmt = "parquet"
-            if fmt == "parquet":
-                require_pyarrow()
-                df = pd.read_parquet(path)
-            else:
-                df = pd.read_csv(path, dtype={"deal": str, "first": str, "trump": str,
-                                              "rules": str})
+            # every value as written: check_results converts and reports a bad one
+            df = pd.read_csv(path, dtype={"deal": str, "first": str, "trump": str,
+                                          "rules": str}, keep_default_na=False)
     except KrakenError:
         raise
     except (OSError, ValueError) as e:
         raise KrakenError(f"cannot read the batch file: {e}", source=path) from None
-    need = ["deal_id", "deal", "first", "trump", "score", "made"]
-    missing = [c for c in need if c not in df.columns]
-    if missing:
-        raise KrakenError("not a kraken-batch file: missing columns " + ", ".join(missing),
-                          source=path)
-    for c in ("made", "pit"):
-        if c in df.columns and df[c].dtype != bool:
-            df[c] = df[c].astype(str).str.lower().map({"true": True, "false": False,
-                                                        "1": True, "0": False})
-    return df
+    return check_results(df, source=path,
+                         line_of=None if parquet else lambda row: _csv_line(path, row))
+
+
+def _csv_line(path: str, row: int) -> int | None:
+    """The line number (1-based) of data row ``row`` (0-based) of a CSV file as pandas reads
+    it: after the header, blank lines skipped.  None when the file is shorter."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            next(f, None)
+            seen = -1
+            for number, text in enumerate(f, start=2):
+                if text.strip():
+                    seen += 1
+                    if seen == row:
+                        return number
+    except OSError:
+        pass
+    return None

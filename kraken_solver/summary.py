@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cards import RANKS, SEATS, SUITS
+from .deal import Deal
 from .errors import KrakenError
 
 #: trump points by rank letter (RULES.md rule 3)
@@ -70,45 +72,212 @@ class Summary:
     rules_names: list = field(default_factory=list)
 
 
+#: the columns summarize needs; ``points`` and ``pit`` are used when present
+REQUIRED_COLUMNS = ("deal_id", "deal", "first", "trump", "score", "made")
+_INT_COLUMNS = ("deal_id", "score", "points")
+_BOOL_COLUMNS = ("made", "pit")
+_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False}
+_HOLDING = r"[AKQJT987]{0,8}"
+_HAND = rf"{_HOLDING}\.{_HOLDING}\.{_HOLDING}\.{_HOLDING}"
+#: the PBN form kraken-batch writes (str(Deal)), read vectorised; other forms by Deal.from_pbn
+_CANONICAL_PBN = rf"[NESW]:{_HAND} {_HAND} {_HAND} {_HAND}"
+#: byte -> index of the rank in RANKS (its bit in a suit), or -1; byte -> index of the seat
+_RANK_INDEX = np.array([RANKS.find(chr(b)) for b in range(256)], dtype=np.int8)
+_SEAT_INDEX = np.array([max(0, SEATS.find(chr(b))) for b in range(256)], dtype=np.int8)
+_POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+#: trump points of a suit's 8-bit holding (bit i = rank RANKS[i])
+_TRUMP_POINTS8 = np.array([sum(TRUMP_RANK_POINTS[RANKS[b]] for b in range(8) if i >> b & 1)
+                           for i in range(256)], dtype=np.int64)
+
+
+def _popcount32(x):
+    x = np.ascontiguousarray(x, dtype=np.uint32)
+    return _POPCOUNT8[x.view(np.uint8).reshape(x.shape + (4,))].sum(axis=-1)
+
+
+def _shorten(value) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _bad_value(column, what, row, value, source, line_of) -> KrakenError:
+    """The error for data row ``row`` (0-based) of ``column``: the file's line when
+    ``line_of`` gives it, else the row (1-based)."""
+    line = line_of(row) if line_of is not None else None
+    where = f"column {column!r}" if line is not None else f"row {row + 1}, column {column!r}"
+    return KrakenError(f"{where}: {what}", source=source, line=line, token=_shorten(value))
+
+
+def _int_column(s, name, source, line_of):
+    import pandas as pd
+    if s.dtype.kind in "iu" and not s.isna().any():
+        return s.astype(np.int64)
+    if s.dtype.kind == "b":         # True is not a number of points
+        num = np.zeros(len(s))
+        ok = np.zeros(len(s), dtype=bool)
+    else:
+        num = pd.to_numeric(s, errors="coerce").astype("float64").to_numpy()
+        ok = np.isfinite(num) & (num == np.floor(num))
+    if not ok.all():
+        row = int(np.argmin(ok))
+        raise _bad_value(name, "expected a whole number", row, s.iloc[row], source, line_of)
+    return pd.Series(num.astype(np.int64), index=s.index)
+
+
+def _bool_column(s, name, source, line_of):
+    if s.dtype.kind == "b" and not s.isna().any():
+        return s.astype(bool)
+    mapped = s.astype(str).str.strip().str.lower().map(_BOOL_WORDS)
+    ok = mapped.notna().to_numpy()
+    if not ok.all():
+        row = int(np.argmin(ok))
+        raise _bad_value(name, "expected True or False", row, s.iloc[row], source, line_of)
+    return mapped.astype(bool)
+
+
+def _letter_column(s, name, letters, what, source, line_of):
+    up = s.astype(str).str.strip().str.upper()
+    ok = up.isin(list(letters)).to_numpy() & s.notna().to_numpy()
+    if not ok.all():
+        row = int(np.argmin(ok))
+        raise _bad_value(name, what, row, s.iloc[row], source, line_of)
+    return up
+
+
+def _canonical_hands(texts):
+    """Hands (k x 4 uint32 masks, seats N E S W) of deals in the canonical PBN form, and
+    whether each is a deal (no card twice, hands of one size 1 to 8)."""
+    k = len(texts)
+    m = np.array(texts, dtype="S").view(np.uint8).reshape(k, -1)
+    start = _SEAT_INDEX[m[:, 0]].astype(np.int64)
+    body = m[:, 2:]
+    hand = np.cumsum(body == ord(" "), axis=1, dtype=np.int8)
+    suit = np.cumsum(body == ord("."), axis=1, dtype=np.int8) - 3 * hand
+    rank = _RANK_INDEX[body]
+    is_card = rank >= 0
+    shift = np.where(is_card, suit * 8 + rank, 0).astype(np.uint32)
+    bits = np.where(is_card, np.left_shift(np.uint32(1), shift), np.uint32(0))
+    rel = np.stack([np.bitwise_or.reduce(np.where(hand == h, bits, np.uint32(0)), axis=1)
+                    for h in range(4)], axis=1).astype(np.uint32)
+    cards = np.stack([(is_card & (hand == h)).sum(axis=1) for h in range(4)], axis=1)
+    sizes = _popcount32(rel)
+    union = _popcount32(rel[:, 0] | rel[:, 1] | rel[:, 2] | rel[:, 3])
+    good = ((sizes == cards).all(axis=1) & (union == sizes.sum(axis=1))
+            & (sizes == sizes[:, :1]).all(axis=1) & (sizes[:, 0] >= 1) & (sizes[:, 0] <= 8))
+    out = np.empty_like(rel)
+    out[np.arange(k)[:, None], (start[:, None] + np.arange(4)) % 4] = rel
+    return out, good
+
+
+def deal_hands(deals, *, source: str | None = None, line_of=None):
+    """The hands of a column of PBN deals: an (n, 4) array of uint32 card masks, seats N E S W
+    (card ``8 * suit + rank``, suits S H D C, ranks 7 8 9 T J Q K A), as
+    :meth:`kraken_solver.deal.Deal.from_pbn` reads them.  Raises KrakenError for the first
+    row that is not a deal, naming it (``line_of(row)`` gives its line in ``source``)."""
+    import pandas as pd
+    deals = pd.Series(deals).reset_index(drop=True)
+    codes, uniques = pd.factorize(deals)
+    texts = list(uniques)
+    hands_u = np.zeros((len(texts), 4), dtype=np.uint32)
+    fast = pd.Series(texts, dtype=object).str.fullmatch(_CANONICAL_PBN) \
+        .fillna(False).to_numpy(dtype=bool, copy=True)
+    idx = np.flatnonzero(fast)
+    for b in range(0, len(idx), 65536):
+        sel = idx[b:b + 65536]
+        hands_u[sel], good = _canonical_hands([texts[i] for i in sel])
+        fast[sel] = good
+    first_bad = err = None
+    for i in np.flatnonzero(~fast):      # other forms and the bad ones: the full parser
+        try:
+            hands_u[i] = Deal.from_pbn(texts[i]).hands
+        except KrakenError as e:
+            first_bad, err = int(i), e
+            break
+    rows = []
+    if first_bad is not None:
+        rows.append(int(np.argmax(codes == first_bad)))
+    if (codes < 0).any():
+        rows.append(int(np.argmax(codes < 0)))
+    if rows:
+        row = min(rows)
+        if codes[row] < 0:
+            what = "missing: expected a PBN deal like 'N:S.H.D.C S.H.D.C S.H.D.C S.H.D.C'"
+        else:
+            what = f"not a deal: {err.message}"
+            if err.token is not None:
+                what += f", at {_shorten(err.token)!r}"
+        raise _bad_value("deal", what, row, deals.iloc[row] if codes[row] >= 0 else "",
+                         source, line_of)
+    return hands_u[codes]
+
+
+def _check(df, source=None, line_of=None):
+    """check_results, also returning the hands of :func:`deal_hands`."""
+    missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
+    if missing:
+        raise KrakenError("not a kraken-batch file: missing columns " + ", ".join(missing),
+                          source=source)
+    df = df.copy()
+    for c in ("points", "pit"):
+        if c in df.columns and df[c].isna().all():
+            df = df.drop(columns=c)         # not computed (rows of a run without them)
+    for c in _INT_COLUMNS:
+        if c in df.columns:
+            df[c] = _int_column(df[c], c, source, line_of)
+    for c in _BOOL_COLUMNS:
+        if c in df.columns:
+            df[c] = _bool_column(df[c], c, source, line_of)
+    df["first"] = _letter_column(df["first"], "first", SEATS, "expected a seat N, E, S or W",
+                                 source, line_of)
+    df["trump"] = _letter_column(df["trump"], "trump", SUITS, "expected a suit S, H, D or C",
+                                 source, line_of)
+    wrong = (df["made"] != (df["score"] > 0)).to_numpy()
+    if wrong.any():
+        row = int(np.argmax(wrong))
+        raise _bad_value("made", f"does not match the score {df['score'].iloc[row]} (made "
+                         "is score > 0)", row, df["made"].iloc[row], source, line_of)
+    hands = deal_hands(df["deal"], source=source, line_of=line_of)
+    return df, hands
+
+
+def check_results(df, *, source: str | None = None, line_of=None):
+    """Check the columns of a batch DataFrame that :func:`summarize` uses and return a copy
+    with their types: ``deal_id``, ``score`` and ``points`` whole numbers, ``made`` and
+    ``pit`` booleans (``made`` equal to score > 0), ``first`` a seat, ``trump`` a suit,
+    ``deal`` a deal (:func:`deal_hands`); ``points``/``pit`` may be absent (or wholly empty:
+    dropped).  Raises KrakenError for a missing column or the first bad value, naming
+    ``source``, the line (``line_of(row)`` for the 0-based data row; else the row, 1-based)
+    and the column."""
+    return _check(df, source, line_of)[0]
+
+
 def hand_features(df):
     """Per row of a batch DataFrame, the first player's holding in the trump suit:
     ``length``, ``has_j``, ``has_9``, ``honours`` (``J+9``/``J``/``9``/``neither``),
     ``trump_points`` (points of the held trumps) and ``top3`` (how many of J, 9, A).
     Returns a new DataFrame with those columns (same index).  Raises KrakenError for a
     malformed deal or seat."""
+    return _hand_features(df, deal_hands(df["deal"]))
+
+
+def _hand_features(df, hands):
     import pandas as pd
 
-    deal = df["deal"].astype(str)
-    if not deal.str.match(r"^[NESW]:").all():
-        raise KrakenError("a deal is not PBN text like 'N:S.H.D.C ...'")
-    start = deal.str[0].map({"N": 0, "E": 1, "S": 2, "W": 3})
-    hands = deal.str[2:].str.replace("10", "T", regex=False).str.split(expand=True)
-    if hands.shape[1] != 4:
-        raise KrakenError("a deal does not hold four hands")
-    seat = df["first"].astype(str).str.upper().map({"N": 0, "E": 1, "S": 2, "W": 3})
+    seat = df["first"].astype(str).str.upper().map({s: i for i, s in enumerate(SEATS)})
     suit = df["trump"].astype(str).str.upper().map(SUIT_ORDER)
     if seat.isna().any() or suit.isna().any():
         raise KrakenError("a row has a bad first player or trump")
-    col = ((seat - start) % 4).astype(int).to_numpy()
-    hand = pd.Series(hands.to_numpy()[np.arange(len(df)), col], index=df.index)
-    parts = hand.str.split(".", expand=True)
-    if parts.shape[1] != 4:
-        raise KrakenError("a hand does not have four suits S.H.D.C")
-    held = pd.Series(parts.to_numpy()[np.arange(len(df)), suit.astype(int).to_numpy()],
-                     index=df.index).fillna("").str.upper()
+    held = (hands[np.arange(len(df)), seat.to_numpy(dtype=np.int64)]
+            >> (8 * suit.to_numpy(dtype=np.uint32))) & 0xFF
     out = pd.DataFrame(index=df.index)
-    out["length"] = held.str.len().astype(int)
-    out["has_j"] = held.str.contains("J", regex=False)
-    out["has_9"] = held.str.contains("9", regex=False)
+    out["length"] = _POPCOUNT8[held]
+    out["has_j"] = (held >> RANKS.index("J") & 1).astype(bool)
+    out["has_9"] = (held >> RANKS.index("9") & 1).astype(bool)
     out["honours"] = np.select([out.has_j & out.has_9, out.has_j, out.has_9],
                                ["J+9", "J", "9"], "neither")
-    tp = np.zeros(len(df), dtype=np.int64)
-    for r, p in TRUMP_RANK_POINTS.items():
-        if p:
-            tp += held.str.contains(r, regex=False).to_numpy() * p
-    out["trump_points"] = tp
+    out["trump_points"] = _TRUMP_POINTS8[held]
     out["top3"] = (out.has_j.astype(int) + out.has_9.astype(int)
-                   + held.str.contains("A", regex=False).astype(int))
+                   + (held >> RANKS.index("A") & 1).astype(int))
     return out
 
 
@@ -137,24 +306,22 @@ def summarize(df, *, bin_width: int = 50) -> Summary:
     """Summarize a batch DataFrame (from :func:`kraken_solver.batch.read_results`).
 
     Every deal must have its four trump rows.  Returns a :class:`Summary`.  Raises
-    KrakenError for an empty file, a deal without all four trumps, or bad deal text."""
+    KrakenError for an empty file, a bad value in a column it uses (:func:`check_results`,
+    naming the row) or a deal without all four trumps."""
     import pandas as pd
 
     if len(df) == 0:
         raise KrakenError("the batch file has no rows")
-    df = df.reset_index(drop=True).copy()
+    df, hands = _check(df.reset_index(drop=True))
     counts = df.groupby("deal_id")["trump"].nunique()
     bad = counts[counts != 4]
     if len(bad) or df.groupby("deal_id").size().ne(4).any():
         first_bad = bad.index[0] if len(bad) else df.groupby("deal_id").size().ne(4).idxmax()
         raise KrakenError("every deal needs its four trump rows (an unfinished file?)",
                           token=f"deal_id {first_bad}")
-    has_points = "points" in df.columns and df["points"].notna().all()
-    has_pit = "pit" in df.columns and df["pit"].notna().all()
-    df["made"] = df["made"].astype(bool)
-    if has_pit:
-        df["pit"] = df["pit"].astype(bool)
-    feats = hand_features(df)
+    has_points = "points" in df.columns
+    has_pit = "pit" in df.columns
+    feats = _hand_features(df, hands)
     df = pd.concat([df, feats], axis=1)
     df["has_j9"] = df.has_j & df.has_9
     df["suit_order"] = df["trump"].str.upper().map(SUIT_ORDER)
@@ -265,7 +432,7 @@ def format_summary(s: Summary, source: str | None = None) -> str:
 
 def write_csv_tables(s: Summary, directory: str) -> list[str]:
     """Write every table as ``DIR/NAME.csv``; return the paths.  Raises KrakenError when the
-    directory cannot be made."""
+    directory cannot be made or a table cannot be written."""
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as e:
@@ -274,7 +441,10 @@ def write_csv_tables(s: Summary, directory: str) -> list[str]:
     paths = []
     for key, _ in TABLE_TITLES:
         p = os.path.join(directory, f"{key}.csv")
-        getattr(s, key).to_csv(p, index=False)
+        try:
+            getattr(s, key).to_csv(p, index=False)
+        except OSError as e:
+            raise KrakenError(f"cannot write the table: {e.strerror or e}", source=p) from None
         paths.append(p)
     return paths
 
@@ -284,16 +454,22 @@ def _save_png(fig, directory: str, name: str) -> str:
     import matplotlib.pyplot as plt
     fig.tight_layout()
     path = os.path.join(directory, name)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as e:
+        raise KrakenError(f"cannot write the plot: {e.strerror or e}", source=path) from None
+    finally:
+        plt.close(fig)
     return path
 
 
 def write_plots(s: Summary, directory: str) -> list[str]:
     """PNG charts (matplotlib, Agg): ``score_by_rule.png`` (the distribution of the chosen
-    trump's score for each trump-choice rule), ``made_by_length.png`` (P(made) against trump
+    trump's score for each trump-choice rule; not ``random suit``, an expectation over the
+    four suits that chooses no one trump), ``made_by_length.png`` (P(made) against trump
     length, with binomial standard errors) and ``best_score.png`` (the best trump's score).
-    Returns the paths.  Raises KrakenError when matplotlib is missing."""
+    Returns the paths.  Raises KrakenError when matplotlib is missing or a chart cannot be
+    written."""
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -8,9 +8,11 @@ Parquet.  Files are compared on every column but the timing columns ``nodes`` an
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -21,9 +23,11 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, Rules, trump_table
-from kraken_solver.batch import (COLUMNS, GEN_BLOCK, TIMING_COLUMNS, forces_pit,
-                                 generate_deals, read_results, solve_trumps, worker_searcher)
+from kraken_solver.batch import (COLUMNS, GEN_BLOCK, TIMING_COLUMNS, _write_atomic,
+                                 forces_pit, generate_deals, make_config, read_results,
+                                 run_batch, solve_trumps, worker_searcher)
 from kraken_solver.cards import SEATS, SUITS, mask_of
+from kraken_solver.errors import KrakenError
 from kraken_solver.cli.batch import main
 from kraken_solver.summary import hand_features, summarize
 
@@ -393,3 +397,156 @@ def test_summarize_rules_on_a_hand_made_file():
     assert s.best["max"][0] == 40 and s.best["min"][0] == 30
     with pytest.raises(ValueError, match="four trump rows"):
         summarize(pd.DataFrame(rows[:-1]))
+
+
+# ------------------------------------------------------------------------------ robustness
+def _config(seed, deals=2):
+    return make_config(deals=deals, seed=seed, chunk_size=1)
+
+
+def _interrupt_after_first_chunk(pool, res):
+    raise KeyboardInterrupt      # as Ctrl-C (or SIGTERM in the CLI) once a chunk is written
+
+
+def test_out_must_be_a_regular_file_or_a_new_path(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    r = run("--deals", 2, "--workers", 1, "--out", fifo, "--quiet")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("kraken-batch: error: ") and r.stderr.count("\n") == 1
+    assert "must be a regular file or a new path" in r.stderr and "named pipe" in r.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["fifo"]
+    if os.geteuid() == 0:       # a copy of the null device stays a device
+        dev = tmp_path / "nulldev"
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        r = run("--deals", 2, "--workers", 1, "--out", dev, "--quiet")
+        assert r.exit_code == 1 and "character device" in r.stderr
+        assert stat.S_ISCHR(os.stat(dev).st_mode)
+
+
+def test_an_earlier_output_is_replaced_only_when_the_new_run_finishes(tmp_path):
+    out = tmp_path / "r4.csv"
+    run_batch(_config(7), out, workers=1)
+    before = out.read_bytes()
+    sidecar = json.loads((tmp_path / "r4.csv.meta.json").read_text())
+    assert sidecar["status"] == "complete"
+    # the same run again, interrupted after its first chunk: the earlier file is untouched
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(_config(7), out, workers=1, on_chunk=_interrupt_after_first_chunk)
+    assert out.read_bytes() == before
+    assert os.listdir(tmp_path / "r4.csv.parts") == ["chunk-0000000.csv"]
+    assert not [p for p in os.listdir(tmp_path) if ".tmp." in p]
+    # resuming finishes it and replaces the file (same values)
+    res = run_batch(_config(7), out, workers=1, resume=True)
+    assert res.chunks_reused == 1 and res.solved == 1
+    assert not os.path.exists(tmp_path / "r4.csv.parts")
+    old = pd.read_csv(io.BytesIO(before))
+    new = values(out)
+    for c in new.columns:
+        assert new[c].tolist() == old[c].tolist(), c
+
+
+def test_a_refused_run_changes_nothing_and_resume_checks_the_parts(tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "r6.csv"
+    parts, sidecar = tmp_path / "r6.csv.parts", tmp_path / "r6.csv.meta.json"
+    # run A (seed 5) interrupted after its first chunk; then A "still running": its lock held
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(_config(5), out, workers=1, on_chunk=_interrupt_after_first_chunk)
+    state = {p: p.read_bytes() for p in (sidecar, parts / "chunk-0000000.csv")}
+    fd = os.open(parts, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        for extra in ([], ["--resume"]):
+            r = run("--deals", 2, "--seed", 6, "--chunk-size", 1, "--workers", 1, "--out", out,
+                    "--quiet", *extra)
+            assert r.exit_code == 1 and "another kraken-batch is writing" in r.stderr
+            assert r.stderr.count("\n") == 1
+            assert {p: p.read_bytes() for p in state} == state
+            assert sorted(os.listdir(parts)) == ["chunk-0000000.csv"]
+    finally:
+        os.close(fd)
+    # part files without a sidecar to check them against are refused, whatever the options
+    sidecar.unlink()
+    for seed in (6, 5):
+        r = run("--deals", 2, "--seed", seed, "--chunk-size", 1, "--workers", 1, "--out", out,
+                "--quiet", "--resume")
+        assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+        assert "cannot be checked" in r.stderr and "r6.csv.parts" in r.stderr
+        assert not out.exists() and not sidecar.exists()
+        assert sorted(os.listdir(parts)) == ["chunk-0000000.csv"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
+def test_unusable_output_paths_are_one_line_errors(tmp_path):
+    (tmp_path / "xfile.parts").write_text("")
+    (tmp_path / "notafile").write_text("")
+    (tmp_path / "y.csv.meta.json").mkdir()
+    for out, text in [("/proc/x.csv", "cannot make the work directory"),
+                      (tmp_path / "xfile", "work directory must be a directory"),
+                      (tmp_path / "notafile" / "x.csv", "is a regular file, not a directory"),
+                      (tmp_path / "missing" / "x.csv", "No such file or directory"),
+                      (tmp_path / "y.csv", "sidecar must be a regular file")]:
+        r = run("--deals", 2, "--workers", 1, "--out", out, "--quiet")
+        assert r.exit_code == 1, (out, r.output)
+        assert r.stderr.startswith("kraken-batch: error: ") and r.stderr.count("\n") == 1, \
+            (out, r.output, r.exception)
+        assert text in r.stderr, (out, r.stderr)
+    assert sorted(os.listdir(tmp_path)) == ["notafile", "xfile.parts", "y.csv.meta.json"]
+    assert os.listdir(tmp_path / "y.csv.meta.json") == []
+    # a failed atomic write leaves no temporary file
+    with pytest.raises(IsADirectoryError):
+        _write_atomic(str(tmp_path / "y.csv.meta.json"), b"{}")
+    assert sorted(os.listdir(tmp_path)) == ["notafile", "xfile.parts", "y.csv.meta.json"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_summarize_to_a_full_stdout_is_one_line(reference):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "kraken_solver.cli.batch", "summarize",
+                            str(reference)], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert p.returncode == 1
+    assert p.stderr == "kraken-batch: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("line, column, value, text", [
+    (4, "deal", "N:garbage", "not a deal"),
+    (6, "made", "maybe", "expected True or False"),
+    (3, "score", "", "expected a whole number"),
+    (8, "score", "abc", "expected a whole number"),
+    (9, "points", "1.5", "expected a whole number"),
+    (2, "pit", "", "expected True or False"),
+    (5, "trump", "X", "expected a suit"),
+    (7, "first", "", "expected a seat"),
+])
+def test_summarize_refuses_a_corrupted_file(reference, tmp_path, line, column, value, text):
+    lines = reference.read_text().split("\n")
+    names = lines[0].split(",")
+    fields = lines[line - 1].split(",")
+    fields[names.index(column)] = value
+    lines[line - 1] = ",".join(fields)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join(lines))
+    r = run("summarize", bad)
+    assert r.exit_code == 1, r.output
+    assert r.stderr.count("\n") == 1 and r.stdout == ""
+    assert r.stderr.startswith(f"kraken-batch: error: {bad}, line {line}: column '{column}': "
+                               f"{text}"), r.stderr
+    assert f"(got '{value}')" in r.stderr
+
+
+def test_summarize_checks_a_data_frame():
+    df = pd.DataFrame({
+        "deal_id": [0] * 4, "deal": [str(generate_deals(1, 0, 1)[0])] * 4, "first": "N",
+        "trump": list(SUITS), "score": [10, -5, 0, 20], "made": [True, False, False, True]})
+    assert summarize(df).by_length["n"].sum() == 4
+    for column, value, text in [("made", "yes", "expected True or False"),
+                                ("made", False, "does not match the score 10"),
+                                ("score", "x", "expected a whole number"),
+                                ("deal", "N:AKQ", "not a deal")]:
+        bad = df.copy()
+        bad[column] = bad[column].astype(object)
+        bad.loc[0, column] = value
+        with pytest.raises(KrakenError, match=f"^row 1, column '{column}': {text}"):
+            summarize(bad)

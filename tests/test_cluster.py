@@ -202,6 +202,7 @@ def test_cli_local_cluster(local_pool_file, tmp_path):
             "--chunk-size", 3, "--scheduler", "local:2")
     assert r.exit_code == 0, r.output
     assert "Dask scheduler tcp://127.0.0.1:" in r.stderr and "2 workers (Dask)" in r.stderr
+    assert ": 2 worker processes" in r.stderr     # local:N: processes of one thread each
     assert values(out).equals(values(local_pool_file))
 
 
