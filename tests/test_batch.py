@@ -550,3 +550,28 @@ def test_summarize_checks_a_data_frame():
         bad.loc[0, column] = value
         with pytest.raises(KrakenError, match=f"^row 1, column '{column}': {text}"):
             summarize(bad)
+
+
+def test_deal_hands_reads_deals_as_deal_from_pbn_does():
+    """summarize reads the deal column vectorised (kraken_solver.summary.deal_hands): the same
+    hands as Deal.from_pbn, for the form kraken-batch writes and for other PBN forms."""
+    from kraken_solver.bench import random_deals
+    from kraken_solver.summary import deal_hands
+    rng = np.random.default_rng(5)
+    texts = []
+    for d in random_deals(60, 9):
+        texts.append(str(d))                                   # N:..., as written
+        hands = [Deal(d.hands).hands[(k + 1) % 4] for k in range(4)]
+        texts.append("E:" + str(Deal(tuple(hands)))[2:])       # hands from another seat
+    for n in (1, 3, 7):                                        # short hands
+        perm = rng.permutation(32)
+        texts.append(str(Deal(tuple(int(sum(1 << int(c) for c in perm[n * k:n * k + n]))
+                                    for k in range(4)))))
+    texts += ["n:AJ.QJ.AJT.Q 987.T987.K. KQT.A.Q9.A8 .K.87.KJT97",   # lower-case seat
+              "W:AJ.QJ.AJ10.Q 987.10987.K. KQ10.A.Q9.A8 .K.87.KJ1097"]  # 10 for T
+    got = deal_hands(pd.Series(texts))
+    assert got.shape == (len(texts), 4) and got.dtype == np.uint32
+    for text, row in zip(texts, got):
+        assert tuple(int(x) for x in row) == Deal.from_pbn(text).hands, text
+    with pytest.raises(KrakenError, match=r"row 2, column 'deal': not a deal"):
+        deal_hands(pd.Series([texts[0], "N:AA.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"]))
