@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .batch import GEN_BLOCK, make_pool, seeded_permutations, solve_trumps, worker_searcher
-from .cards import (RANKS, SEATS, SUITS, is_int, card_str, cards_of, hand_text, parse_card,
+from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, is_int, parse_card,
                     popcount, short_token, sort_for_display)
 from .deal import Deal
 from .errors import CardParseError, DealError, KrakenError

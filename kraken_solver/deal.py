@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import (RANKS, SEATS, SUITS, is_int, cards_of, hand_text, popcount, parse_seat,
+from .cards import (RANKS, SEATS, SUITS, cards_of, hand_text, is_int, popcount, parse_seat,
                     short_token)
 from .errors import CardParseError, DealError
 

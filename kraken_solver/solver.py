@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _kernels as K
-from .cards import SEATS, SUITS, is_int, card_str, cards_of, parse_card, parse_seat, \
+from .cards import SEATS, SUITS, card_str, cards_of, is_int, parse_card, parse_seat, \
     parse_suit, short_token, sort_for_display
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, IllegalCardError, KrakenError
