@@ -66,6 +66,9 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:          # Ctrl-C: no report, exit 130 as the other tools
+        click.echo("\nkraken-bench: interrupted", err=True)
+        sys.exit(130)
     if not quiet:
         click.echo("", err=True)
     click.echo(format_report(report))

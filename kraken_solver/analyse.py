@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .cards import SEATS, card_str, parse_card
 from .errors import KrakenError
-from .solver import Position, Searcher, as_seat
+from .solver import Position, Searcher, as_played, as_seat
 
 __all__ = ["CardReview", "SideStats", "PlaySummary", "analyse_play", "summarise_play",
            "plot_play", "require_matplotlib", "MATPLOTLIB_HINT", "TEAMS"]
@@ -108,7 +108,7 @@ def analyse_play(deal, trump, first, *, rules=None, played, searcher: Searcher |
     """
     if trump is None:
         raise KrakenError("a review of the play needs the deal's trump (S, H, D or C)")
-    played = list(played)
+    played = as_played(played)         # None, a list of cards or a string "SA S9 ..."
     # check the whole record first: an illegal card is reported before any search
     Position(deal, trump, as_seat(first), rules, played)
     pos = Position(deal, trump, as_seat(first), rules)
@@ -292,7 +292,8 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False) -
     ax.set_xlabel("cards played (shaded: every other trick)")
     ax.set_ylabel("score, playing team's side (points)")
     if title:
-        ax.set_title(title, fontsize=10)
+        # as plain text: a file name such as 'p$x$.txt' is no math (parse_math: matplotlib 3.5)
+        ax.set_title(title, fontsize=10, parse_math=False)
     ax.grid(axis="y", color="0.85", linewidth=0.6)
     fig.tight_layout()
     path = os.fspath(path)

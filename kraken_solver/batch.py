@@ -465,6 +465,14 @@ def _file_kind(mode: int) -> str:
     return "a special file"
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Do paths ``a`` and ``b`` name one existing file (links and spellings included)?"""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def check_output_paths(out: str) -> None:
     """Refuse an output the batch must not write: ``out`` and its sidecar must each be a
     regular file or a new path, the work directory ``OUT.parts`` a directory or a new path, and
@@ -697,6 +705,9 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
                "command": shlex.join(command) if command else None,
                "started": _now(), "workers": None}
     check_output_paths(out)
+    if config.input and _same_file(config.input, out):
+        raise KrakenError("--out names the --input deal file: the results would replace the "
+                          "deals; give another --out", source=out)
     lock, created = _lock_dir(parts_dir, out)
     try:
         try:
@@ -961,6 +972,11 @@ def read_results(path: str):
     from .summary import check_results
     path = os.fspath(path)
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            # a device such as /dev/zero would be read until the memory is full
+            raise KrakenError(f"a batch file is a regular file; this is {_file_kind(st.st_mode)}",
+                              source=path)
         with open(path, "rb") as f:
             parquet = f.read(4) == b"PAR1"
         if parquet:

@@ -30,12 +30,13 @@ from .errors import KrakenError
 from .rules import Rules, as_rules
 from .solver import Position, Searcher, default_searcher
 
-SUITE_RE = re.compile(r"^random-(\d+)-seed(\d+)$")
+# ASCII digits, N below 10**9 and S of at most 20 digits (\d would also take '²' and the like)
+SUITE_RE = re.compile(r"^random-([0-9]{1,9})-seed([0-9]{1,20})$")
 
 
 def suite_name(suite: str) -> str:
     """The name a report gives ``suite``: ``random-N-seedS`` as is, a deal file by its stem."""
-    if SUITE_RE.match(suite):
+    if SUITE_RE.fullmatch(suite):
         return suite
     return os.path.splitext(os.path.basename(suite))[0]
 
@@ -56,10 +57,11 @@ def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
                                   f"deal has {spec.deal.size}", source=spec.source,
                                   line=spec.line)
         return [spec.deal for spec in specs[:limit]]
-    m = SUITE_RE.match(name)
+    m = SUITE_RE.fullmatch(name)
     if not m or int(m.group(1)) < 1:
-        raise KrakenError("a suite is random-N-seedS with N >= 1 (e.g. random-100-seed1) or a "
-                          "deal file NAME.txt", token=name)
+        raise KrakenError("a suite is random-N-seedS with 1 <= N < 10**9 and S a whole number "
+                          "of at most 20 digits (e.g. random-100-seed1), or a deal file "
+                          "NAME.txt", token=name)
     n, seed = int(m.group(1)), int(m.group(2))
     if limit is not None:
         n = min(n, limit)
@@ -161,7 +163,7 @@ def check_against(report: dict, expected) -> list[str]:
         expected = load_report(expected)
     problems = []
     # random-N-seedS is a prefix of random-M-seedS: compare the deals both hold
-    seeds = [SUITE_RE.match(str(r.get("suite", ""))) for r in (expected, report)]
+    seeds = [SUITE_RE.fullmatch(str(r.get("suite", ""))) for r in (expected, report)]
     same_seed = seeds[0] and seeds[1] and seeds[0].group(2) == seeds[1].group(2)
     if not same_seed and expected.get("suite") != report.get("suite"):
         problems.append(f"suite: expected {expected.get('suite')!r}, ran {report.get('suite')!r}")

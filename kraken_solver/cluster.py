@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
 
 from .errors import KrakenError
@@ -44,7 +45,8 @@ def max_local_workers() -> int:
 
 def _host_port(where: str) -> bool:
     host, sep, port = where.rpartition(":")
-    return bool(sep and host and port.isdigit() and 1 <= int(port) <= 65535)
+    # ASCII digits only (str.isdigit() also takes '²', which int() refuses)
+    return bool(sep and host and re.fullmatch(r"[0-9]{1,5}", port) and 1 <= int(port) <= 65535)
 
 
 def parse_scheduler(text: str) -> tuple[str, object]:
@@ -55,7 +57,7 @@ def parse_scheduler(text: str) -> tuple[str, object]:
     text = (text or "").strip()
     if text.lower().startswith("local"):
         rest = text[5:]
-        if rest.startswith(":") and rest[1:].isdigit() and int(rest[1:]) >= 1:
+        if re.fullmatch(r":[0-9]{1,6}", rest) and int(rest[1:]) >= 1:
             n = int(rest[1:])
             if n > max_local_workers():
                 raise KrakenError(f"local:N starts N worker processes on this machine; at "

@@ -195,7 +195,7 @@ def _set_option(rec, key, value, source, line, col) -> None:
 def _parse_double(value, source, line, col) -> int:
     v = value.strip()
     # ASCII digits only: str.isdigit() also takes '²' (which int() refuses) and '٢' (read as 2)
-    if re.fullmatch(r"[0-9]+", v) and int(v) in MULTIPLIERS:
+    if re.fullmatch(r"[0-9]{1,2}", v) and int(v) in MULTIPLIERS:
         return int(v)
     raise _err(RulesError, "expected a multiplier 1, 2 (kraken), 4 or 8", source, line, col,
                value)

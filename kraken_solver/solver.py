@@ -220,8 +220,9 @@ class Position:
         self.trick[:] = 0
 
     def final_value(self, objective: str) -> int:
-        """The value of a finished deal (rules 18-19, 24)."""
-        if objective == "points":
+        """The value of a finished deal (rules 18-19, 24).  Raises KrakenError for an objective
+        other than ``score`` and ``points``."""
+        if _check_objective(objective) == "points":
             return self.past_dpoints
         m = self.rules.multiplier
         mp = self.margin_so_far
@@ -304,8 +305,9 @@ class Searcher:
         nat; if nat, null-window roem searches find the most trick roem the defenders can force
         while keeping the deal nat.  ``guess`` (a likely value, e.g. the parent position's)
         narrows the first search's window to about it (an aspiration window; a guess of nat
-        starts with a null-window made test): the result is exact whatever it is."""
-        if pos.over:
+        starts with a null-window made test): the result is exact whatever it is.  Raises
+        KrakenError for an objective other than ``score`` and ``points``."""
+        if _check_objective(objective) and pos.over:
             return pos.final_value(objective)
         ub = self.margin_upper_bound(pos)
         if objective == "points":
@@ -413,8 +415,9 @@ class Searcher:
         """Is the value of ``pos`` (as ``value`` gives it) ``>= target`` points?  One
         null-window search: ``points``: D's points; ``score`` above 0: the margin made;
         ``score`` at most 0: not "nat with trick roem above what ``target`` allows" (a roem
-        test as in ``nat_roem``, or the made test when every nat value is below ``target``)."""
-        if pos.over:
+        test as in ``nat_roem``, or the made test when every nat value is below ``target``).
+        Raises KrakenError for an objective other than ``score`` and ``points``."""
+        if _check_objective(objective) and pos.over:
             return pos.final_value(objective) >= target
         if objective == "points":
             t = target - pos.past_dpoints

@@ -108,19 +108,23 @@ def _bad_value(column, what, row, value, source, line_of) -> KrakenError:
     return KrakenError(f"{where}: {what}", source=source, line=line, token=_shorten(value))
 
 
+#: the largest magnitude a whole-number column may hold (scores are a few thousand points;
+#: far larger values would wrap around in int64 or lose digits in float64)
+INT_LIMIT = 10**9
+
+
 def _int_column(s, name, source, line_of):
     import pandas as pd
-    if s.dtype.kind in "iu" and not s.isna().any():
-        return s.astype(np.int64)
     if s.dtype.kind == "b":         # True is not a number of points
         num = np.zeros(len(s))
         ok = np.zeros(len(s), dtype=bool)
     else:
         num = pd.to_numeric(s, errors="coerce").astype("float64").to_numpy()
-        ok = np.isfinite(num) & (num == np.floor(num))
+        ok = np.isfinite(num) & (num == np.floor(num)) & (np.abs(num) <= INT_LIMIT)
     if not ok.all():
         row = int(np.argmin(ok))
-        raise _bad_value(name, "expected a whole number", row, s.iloc[row], source, line_of)
+        raise _bad_value(name, f"expected a whole number from -{INT_LIMIT:,} to {INT_LIMIT:,}",
+                         row, s.iloc[row], source, line_of)
     return pd.Series(num.astype(np.int64), index=s.index)
 
 
@@ -236,6 +240,11 @@ def _check(df, source=None, line_of=None):
         row = int(np.argmax(wrong))
         raise _bad_value("made", f"does not match the score {df['score'].iloc[row]} (made "
                          "is score > 0)", row, df["made"].iloc[row], source, line_of)
+    text = df["deal"].map(lambda x: isinstance(x, str)).to_numpy(dtype=bool)
+    if not text.all():              # a Parquet column of numbers, bytes or lists
+        row = int(np.argmin(text))
+        raise _bad_value("deal", "expected a PBN deal (text) like 'N:S.H.D.C S.H.D.C S.H.D.C "
+                         "S.H.D.C'", row, repr(df["deal"].iloc[row]), source, line_of)
     hands = deal_hands(df["deal"], source=source, line_of=line_of)
     return df, hands
 

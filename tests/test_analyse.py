@@ -546,3 +546,22 @@ def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path):
     assert "cannot write the plot" in res.stderr and f"wrote {second}" in res.stderr
     assert res.stderr.rstrip().endswith("1 of 2 plots could not be written (the first: "
                                         f"{first}: cannot write the plot: Is a directory)")
+
+
+def test_cli_plot_title_from_a_file_name_with_dollars(tmp_path):
+    # the title holds the file name; '$\foo$' was read as math and failed with a traceback
+    pytest.importorskip("matplotlib")
+    p = tmp_path / "p$\\foo$.txt"
+    p.write_text(HAND_FILE)
+    out = tmp_path / "o.png"
+    res = run(p, "--plot", out)
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_analyse_play_takes_played_as_solve_does():
+    # None is no card (it was a TypeError); a string is its words, as in a [Play] section
+    assert analyse_play(HAND_DEAL, "C", "N", played=None) == []
+    as_list = analyse_play(HAND_DEAL, "C", "N", played=HAND_PLAY_N_ERRS)
+    text = " ".join(str(c) for c in HAND_PLAY_N_ERRS)
+    assert analyse_play(HAND_DEAL, "C", "N", played=text) == as_list

@@ -441,3 +441,21 @@ def test_long_bad_text_is_shortened_in_errors():
     with pytest.raises(IllegalCardError) as info:
         legal_cards("N:A... K... Q... J...", "S", "N", played=[word])
     assert len(str(info.value)) < 200
+
+
+def test_searcher_refuses_an_unknown_objective():
+    # only "points" was checked: anything else was taken for the score
+    from kraken_solver import KrakenError
+    from kraken_solver.solver import Position, Searcher
+    pos = Position("N:AJ.QJ.AJT.Q 987.T987.K. KQT.A.Q9.A8 .K.87.KJT97", "S", "N")
+    s = Searcher()
+    for objective in ("Points", "SCORE", "made", None):
+        with pytest.raises(KrakenError, match="objective must be 'score' or 'points'"):
+            s.value(pos, objective)
+        with pytest.raises(KrakenError, match="objective must be 'score' or 'points'"):
+            s.at_least(pos, objective, 0)
+    while not pos.over:
+        pos.play(pos.legal()[0])
+    with pytest.raises(KrakenError, match="objective must be 'score' or 'points'"):
+        pos.final_value("Points")
+    assert s.value(pos, "points") == pos.final_value("points")

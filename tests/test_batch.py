@@ -516,6 +516,8 @@ def test_summarize_to_a_full_stdout_is_one_line(reference):
     (3, "score", "", "expected a whole number"),
     (8, "score", "abc", "expected a whole number"),
     (9, "points", "1.5", "expected a whole number"),
+    (3, "score", "99999999999999999999", "expected a whole number"),     # wrapped in int64
+    (4, "score", "-9223372036854775809", "expected a whole number"),
     (2, "pit", "", "expected True or False"),
     (5, "trump", "X", "expected a suit"),
     (7, "first", "", "expected a seat"),
@@ -544,10 +546,14 @@ def test_summarize_checks_a_data_frame():
     for column, value, text in [("made", "yes", "expected True or False"),
                                 ("made", False, "does not match the score 10"),
                                 ("score", "x", "expected a whole number"),
-                                ("deal", "N:AKQ", "not a deal")]:
+                                ("deal", "N:AKQ", "not a deal"),
+                                ("score", 1e30, "expected a whole number from"),
+                                ("deal", 12345, "expected a PBN deal"),
+                                ("deal", b"N:A... K... Q... J...", "expected a PBN deal"),
+                                ("deal", ["N:A... K... Q... J..."], "expected a PBN deal")]:
         bad = df.copy()
         bad[column] = bad[column].astype(object)
-        bad.loc[0, column] = value
+        bad.at[0, column] = value
         with pytest.raises(KrakenError, match=f"^row 1, column '{column}': {text}"):
             summarize(bad)
 
@@ -575,3 +581,25 @@ def test_deal_hands_reads_deals_as_deal_from_pbn_does():
         assert tuple(int(x) for x in row) == Deal.from_pbn(text).hands, text
     with pytest.raises(KrakenError, match=r"row 2, column 'deal': not a deal"):
         deal_hands(pd.Series([texts[0], "N:AA.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"]))
+
+
+def test_out_naming_the_input_file_is_refused(tmp_path):
+    src = tmp_path / "deals.txt"
+    text = "".join(f"{d}\n" for d in generate_deals(SEED, 0, 2))
+    src.write_text(text)
+    os.symlink(src, tmp_path / "link.txt")
+    for out in (src, tmp_path / "." / "deals.txt", tmp_path / "link.txt"):
+        r = run("--input", src, "--out", out, "--workers", 1, "--quiet")
+        assert r.exit_code == 1 and "--out names the --input deal file" in r.stderr
+        assert r.stderr.count("\n") == 1
+    assert src.read_text() == text                      # the deals are untouched
+    assert not os.path.exists(f"{src}.parts") and not os.path.exists(f"{src}.meta.json")
+
+
+def test_summarize_refuses_a_file_that_is_not_a_regular_file(tmp_path):
+    # /dev/zero was read until the memory was full
+    r = run("summarize", "/dev/zero")
+    assert r.exit_code == 1 and "a batch file is a regular file; this is a character device" \
+        in r.stderr
+    with pytest.raises(KrakenError, match="this is a directory"):
+        read_results(tmp_path)

@@ -29,6 +29,12 @@ def test_suites_are_seeded_and_prefix_stable():
 def test_bad_suite_name():
     with pytest.raises(KrakenError):
         suite_deals("hard-10")
+    # ASCII digits of a sane length only: no OverflowError, no int() of '²' or of 5,000 digits
+    for name in ("random-99999999999999999999-seed1", "random-" + "9" * 5000 + "-seed1",
+                 "random-\u00b2-seed1", "random-2-seed\u0662", "random-0-seed1",
+                 "random-2-seed1\n"):
+        with pytest.raises(KrakenError, match="a suite is random-N-seedS"):
+            suite_deals(name)
 
 
 @pytest.mark.parametrize("path, rules, objective", [
@@ -201,3 +207,14 @@ def test_cli_a_full_disk_is_one_clear_error():
     assert proc.returncode == 1
     assert proc.stderr.startswith("kraken-bench: error: cannot write the output")
     assert "Traceback" not in proc.stderr
+
+
+def test_cli_ctrl_c_exits_130(monkeypatch):
+    import kraken_solver.cli.bench as cli_bench
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli_bench, "run_suite", interrupted)
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed1"])
+    assert res.exit_code == 130 and res.stdout == ""
+    assert res.stderr.strip() == "kraken-bench: interrupted"

@@ -80,7 +80,10 @@ def test_parse_scheduler(text, expected):
 @pytest.mark.parametrize("text", ["local", "local:0", "local:x", "local:-2", "http://h:1",
                                   "tcp://", "scheduler", "host:port", "", "tcp://127.0.0.1",
                                   "tcp://127.0.0.1:99999", "tcp://h:0", "inproc://x", "h:",
-                                  f"local:{max_local_workers() + 1}"])
+                                  f"local:{max_local_workers() + 1}",
+                                  # ASCII digits only ('²' made int() fail, '٢' read as 2)
+                                  "local:\u00b2", "local:\u0662", "tcp://h:\u00b2", "h:\u0662",
+                                  "local:" + "9" * 5000])
 def test_parse_scheduler_refuses(text):
     with pytest.raises(KrakenError) as e:
         parse_scheduler(text)

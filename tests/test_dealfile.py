@@ -379,6 +379,13 @@ def test_double_takes_ascii_digits_only(digit):
     assert parse_deal_text(f"{SMALL} double=02\n")[0].rules.multiplier == 2
 
 
+def test_a_double_of_thousands_of_digits_is_a_clear_error():
+    # int() refuses strings of more than 4,300 digits: the length is checked first
+    for text in (f"{SMALL} double={'9' * 5000}\n", f'[Deal "{SMALL}"]\n[Double "{"9" * 5000}"]\n'):
+        with pytest.raises(RulesError, match="expected a multiplier 1, 2"):
+            parse_deal_text(text, "d.txt")
+
+
 def test_a_file_too_large_is_refused(tmp_path, monkeypatch):
     import kraken_solver.dealfile as dealfile
     with pytest.raises(DealFileError) as e:
