@@ -768,9 +768,10 @@ def _meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
             log(f"{out} is already complete ({meta.get('rows')} rows); nothing to do")
             return None
         return meta
-    if n and resume:
-        raise KrakenError(f"cannot resume: {parts_dir} holds {n} finished chunk"
-                          f"{'s' if n != 1 else ''} but there is no sidecar {meta_path} "
+    if n and (resume or not os.path.exists(meta_path)):
+        # without a sidecar --resume cannot take them either: say so, not "use --resume"
+        raise KrakenError(f"{'cannot resume: ' if resume else ''}{parts_dir} holds {n} "
+                          f"finished chunk{'s' if n != 1 else ''} but there is no sidecar {meta_path} "
                           "recording their options, so they cannot be checked; delete "
                           f"{parts_dir} to start over")
     if n:

@@ -469,11 +469,13 @@ def test_a_refused_run_changes_nothing_and_resume_checks_the_parts(tmp_path):
         os.close(fd)
     # part files without a sidecar to check them against are refused, whatever the options
     sidecar.unlink()
-    for seed in (6, 5):
+    for seed, extra in ((6, ["--resume"]), (5, ["--resume"]), (5, [])):
         r = run("--deals", 2, "--seed", seed, "--chunk-size", 1, "--workers", 1, "--out", out,
-                "--quiet", "--resume")
+                "--quiet", *extra)
         assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
         assert "cannot be checked" in r.stderr and "r6.csv.parts" in r.stderr
+        # without --resume, too, the advice is to delete them (--resume cannot take them)
+        assert "with --resume" not in r.stderr
         assert not out.exists() and not sidecar.exists()
         assert sorted(os.listdir(parts)) == ["chunk-0000000.csv"]
 
