@@ -771,8 +771,8 @@ def _meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
     if n and (resume or not os.path.exists(meta_path)):
         # without a sidecar --resume cannot take them either: say so, not "use --resume"
         raise KrakenError(f"{'cannot resume: ' if resume else ''}{parts_dir} holds {n} "
-                          f"finished chunk{'s' if n != 1 else ''} but there is no sidecar {meta_path} "
-                          "recording their options, so they cannot be checked; delete "
+                          f"finished chunk{'s' if n != 1 else ''} but there is no sidecar "
+                          f"{meta_path} recording their options, so they cannot be checked; delete "
                           f"{parts_dir} to start over")
     if n:
         raise KrakenError(f"{parts_dir} holds an unfinished run ({n} chunks done): finish "

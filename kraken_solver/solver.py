@@ -307,7 +307,8 @@ class Searcher:
         narrows the first search's window to about it (an aspiration window; a guess of nat
         starts with a null-window made test): the result is exact whatever it is.  Raises
         KrakenError for an objective other than ``score`` and ``points``."""
-        if _check_objective(objective) and pos.over:
+        _check_objective(objective)
+        if pos.over:
             return pos.final_value(objective)
         ub = self.margin_upper_bound(pos)
         if objective == "points":
@@ -417,7 +418,8 @@ class Searcher:
         ``score`` at most 0: not "nat with trick roem above what ``target`` allows" (a roem
         test as in ``nat_roem``, or the made test when every nat value is below ``target``).
         Raises KrakenError for an objective other than ``score`` and ``points``."""
-        if _check_objective(objective) and pos.over:
+        _check_objective(objective)
+        if pos.over:
             return pos.final_value(objective) >= target
         if objective == "points":
             t = target - pos.past_dpoints
