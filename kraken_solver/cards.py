@@ -18,6 +18,9 @@ SUITS = "SHDC"
 RANKS = "789TJQKA"  # natural order, low to high
 SEATS = "NESW"
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+#: suit symbols read as their letters: the black and the white (outline) forms
+SYMBOL_SUITS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
+                "\u2664": "S", "\u2661": "H", "\u2662": "D", "\u2667": "C"}
 
 #: card points by natural rank (RULES.md rule 3 table): trump and other suits
 TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
@@ -45,8 +48,10 @@ def is_int(x) -> bool:
 
 
 def parse_suit(text: str) -> int:
-    """Suit letter (``S H D C``, any case) -> suit index 0..3.  Raises CardParseError."""
-    t = text.strip().upper()
+    """Suit letter (``S H D C``, any case) or symbol (``♠ ♥ ♦ ♣``) -> suit index 0..3.
+    Raises CardParseError."""
+    t = text.strip()
+    t = SYMBOL_SUITS.get(t, t).upper()
     if len(t) != 1 or t not in SUITS:
         raise CardParseError("expected a suit S, H, D or C", token=short_token(text))
     return SUITS.index(t)
@@ -72,8 +77,8 @@ def parse_rank(text: str) -> int:
 
 
 def parse_card(text) -> int:
-    """``"HK"`` (suit then rank; ``"H10"`` allowed) or an object whose ``str()`` is that
-    -> card index 0..31.  Integers 0..31 pass through.  Raises CardParseError."""
+    """``"HK"`` (suit then rank; ``"H10"`` and ``"♥K"`` allowed) or an object whose ``str()``
+    is that -> card index 0..31.  Integers 0..31 pass through.  Raises CardParseError."""
     if is_int(text):
         if 0 <= int(text) < 32:
             return int(text)

@@ -38,7 +38,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .cards import SEATS, SUITS, parse_rank, parse_seat, parse_suit, short_token
+from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit, short_token
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
 from .rules import MULTIPLIERS, Rules, as_rules
@@ -51,8 +51,6 @@ TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Play")
 #: the keys of the one-line form
 LINE_KEYS = ("trump", "first", "rules", "double")
 
-_SYMBOL_SUITS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
-                 "\u2664": "S", "\u2661": "H", "\u2662": "D", "\u2667": "C"}
 _TAG_RE = re.compile(r'\[\s*([A-Za-z]+)\s*"([^"]*)"\s*\]')
 _ONE_LINE_RE = re.compile(r"[NESWnesw]:")
 _PLAY_END = "*"  # PBN's end-of-play marker; accepted and ignored
@@ -133,7 +131,7 @@ def _strip_comment(line: str) -> str:
 
 
 def _normalise_suit(text: str) -> str:
-    return _SYMBOL_SUITS.get(text, text)
+    return SYMBOL_SUITS.get(text, text)
 
 
 def parse_card_at(text: str, *, source=None, line=None, column=None) -> int:

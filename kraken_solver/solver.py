@@ -51,12 +51,15 @@ def as_suit(trump) -> int:
 
 def as_played(played) -> list:
     """The cards played so far as a list: ``None`` -> ``[]``; a string -> its words (cards
-    separated by spaces, ``"SA S9 SQ"``); any other iterable -> its items.  Raises
-    CardParseError for anything else."""
+    separated by spaces, ``"SA S9 SQ"``); any other iterable but a set (no order) -> its
+    items.  Raises CardParseError for anything else."""
     if played is None:
         return []
     if isinstance(played, str):
         return played.split()
+    if isinstance(played, (set, frozenset, dict)):
+        raise CardParseError("played is in play order: a list or a string, not a set",
+                             token=short_token(repr(played)))
     try:
         return list(played)
     except TypeError:
@@ -240,12 +243,14 @@ class Searcher:
     of four (one 64-byte cache line; ``_kernels.tt_find``); the boundaries of the last three
     tricks use only its first 2**15 entries (``_kernels.tt_slot``).  ``use_tt=False`` searches
     without the table (for checks).  Raises KrakenError unless ``tt_bits`` is an int from 4
-    to 28."""
+    to 28 and ``use_tt`` a bool."""
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True):
         if not is_int(tt_bits) or not 4 <= tt_bits <= 28:
             raise KrakenError("tt_bits must be a whole number from 4 to 28",
                               token=short_token(repr(tt_bits)))
+        if not isinstance(use_tt, (bool, np.bool_)):
+            raise KrakenError("use_tt must be True or False", token=short_token(repr(use_tt)))
         size = 1 << int(tt_bits)
         # two int64 words an entry; the view starts on a 64-byte boundary so that every bucket
         # of four entries is one cache line

@@ -459,3 +459,20 @@ def test_searcher_refuses_an_unknown_objective():
     with pytest.raises(KrakenError, match="objective must be 'score' or 'points'"):
         pos.final_value("Points")
     assert s.value(pos, "points") == pos.final_value("points")
+
+
+def test_suit_symbols_sets_and_use_tt():
+    # suit symbols as in deal files; a set of played cards has no order; use_tt is a bool
+    from kraken_solver import KrakenError, solve
+    from kraken_solver.cards import parse_card, parse_suit
+    from kraken_solver.solver import Searcher
+    assert parse_suit("\u2665") == parse_suit("H") and parse_suit("\u2661") == parse_suit("h")
+    assert parse_card("\u2666T") == parse_card("DT") and parse_card("\u266010") == parse_card("ST")
+    deal = "N:AJ.QJ.AJT.Q 987.T987.K. KQT.A.Q9.A8 .K.87.KJT97"
+    assert solve(deal, "\u2660", "N", played=["\u2666T", "\u2666K"]).value \
+        == solve(deal, "S", "N", played=["DT", "DK"]).value
+    with pytest.raises(CardParseError, match="play order: a list or a string, not a set"):
+        solve(deal, "S", "N", played={"DT", "DK"})
+    for bad in (None, 1, "yes"):
+        with pytest.raises(KrakenError, match="use_tt must be True or False"):
+            Searcher(use_tt=bad)
