@@ -46,9 +46,9 @@ import numpy as np
 
 from .batch import GEN_BLOCK, make_pool, seeded_permutations, solve_trumps, worker_searcher
 from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, is_int, parse_card,
-                    popcount, short_token, sort_for_display)
+                    popcount, sort_for_display)
 from .deal import Deal
-from .errors import CardParseError, DealError, KrakenError
+from .errors import CardParseError, DealError, KrakenError, short_token
 from .rules import Rules, as_rules
 
 
@@ -105,7 +105,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
         items = list(items)
     except TypeError:
         raise CardParseError("known is a list of SEAT:CARDS strings, like ['E:HA,HK']",
-                             token=short_token(repr(items))) from None
+                             token=repr(items)) from None
     # "E:HA HK W:SJ" holds two items: a new one starts at a word "SEAT:"
     items = [part for item in items
              for part in re.split(r"\s+(?=[NESWnesw]:)", str(item).strip())]
@@ -122,7 +122,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
             try:
                 c = parse_card(w)
             except CardParseError as e:
-                raise CardParseError(e.message, token=short_token(w)) from None
+                raise CardParseError(e.message, token=w) from None
             name = card_str(c)
             if hand >> c & 1 and s != seat:
                 raise KrakenError(f"{name} is in {SEATS[seat]}'s own hand; it cannot be in "
@@ -304,12 +304,12 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     rules_r = as_rules(rules)
     if not is_int(samples) or samples < 1:
         raise KrakenError("the number of samples must be a whole number >= 1",
-                          token=short_token(repr(samples)))
+                          token=repr(samples))
     if not is_int(seed) or seed < 0:
-        raise KrakenError("the seed must be a whole number >= 0", token=short_token(repr(seed)))
+        raise KrakenError("the seed must be a whole number >= 0", token=repr(seed))
     if workers is not None and (not is_int(workers) or workers < 1):
         raise KrakenError("the number of workers must be a whole number >= 1 (or None: one "
-                          "per core)", token=short_token(repr(workers)))
+                          "per core)", token=repr(workers))
     samples, seed = int(samples), int(seed)
     known_masks = parse_known(known, seat_i, mask)
     trumps = (trump_i,) if trump_i is not None else (0, 1, 2, 3)

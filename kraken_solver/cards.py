@@ -31,17 +31,6 @@ PLAIN_POWER = (0, 1, 2, 6, 3, 4, 5, 7)
 
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 FULL_DECK = 0xFFFFFFFF
-#: the most characters of the offending text that an error message echoes back
-TOKEN_ECHO = 40
-
-
-def short_token(text: str, limit: int = TOKEN_ECHO) -> str:
-    """``text`` for an error message: its first ``limit`` characters and ``'…'`` if longer
-    (a bad word of megabytes must not make a line of megabytes)."""
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + "\u2026"
-
-
 def is_int(x) -> bool:
     """An int or numpy integer, not a bool."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
@@ -53,7 +42,7 @@ def parse_suit(text: str) -> int:
     t = text.strip()
     t = SYMBOL_SUITS.get(t, t).upper()
     if len(t) != 1 or t not in SUITS:
-        raise CardParseError("expected a suit S, H, D or C", token=short_token(text))
+        raise CardParseError("expected a suit S, H, D or C", token=text)
     return SUITS.index(t)
 
 
@@ -61,7 +50,7 @@ def parse_seat(text: str) -> int:
     """Seat letter (``N E S W``, any case) -> seat index 0..3.  Raises CardParseError."""
     t = text.strip().upper()
     if len(t) != 1 or t not in SEATS:
-        raise CardParseError("expected a seat N, E, S or W", token=short_token(text))
+        raise CardParseError("expected a seat N, E, S or W", token=text)
     return SEATS.index(t)
 
 
@@ -72,7 +61,7 @@ def parse_rank(text: str) -> int:
         t = "T"
     if len(t) != 1 or t not in RANKS:
         raise CardParseError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
-                             token=short_token(text))
+                             token=text)
     return RANKS.index(t)
 
 
@@ -82,7 +71,7 @@ def parse_card(text) -> int:
     if is_int(text):
         if 0 <= int(text) < 32:
             return int(text)
-        raise CardParseError("expected a card index 0..31", token=short_token(text))
+        raise CardParseError("expected a card index 0..31", token=text)
     s = str(text).strip()
     if len(s) < 2:
         raise CardParseError("expected a card: suit letter then rank, like HK", token=s)
@@ -91,7 +80,7 @@ def parse_card(text) -> int:
         rank = parse_rank(s[1:])
     except CardParseError:
         raise CardParseError("expected a card: suit letter (S H D C) then rank "
-                             "(A K Q J T 9 8 7), like HK", token=short_token(s)) from None
+                             "(A K Q J T 9 8 7), like HK", token=s) from None
     return suit * 8 + rank
 
 
@@ -99,7 +88,7 @@ def card_str(card: int) -> str:
     """Card index 0..31 -> ``"HK"``.  Raises CardParseError for anything else."""
     if not is_int(card) or not 0 <= card < 32:
         raise CardParseError("expected a card index 0..31",
-                             token=short_token(card if is_int(card) else repr(card)))
+                             token=card if is_int(card) else repr(card))
     return SUITS[card >> 3] + RANKS[card & 7]
 
 

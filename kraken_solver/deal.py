@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import (RANKS, SEATS, SUITS, cards_of, hand_text, is_int, popcount, parse_seat,
-                    short_token)
+from .cards import RANKS, SEATS, SUITS, cards_of, hand_text, is_int, popcount, parse_seat
 from .errors import CardParseError, DealError
 
 
@@ -24,24 +23,24 @@ class Deal:
     def __post_init__(self):
         if isinstance(self.hands, str):
             raise DealError("Deal takes four card masks; read PBN text with Deal.from_pbn",
-                            token=short_token(self.hands))
+                            token=self.hands)
         try:
             hands = tuple(self.hands)
         except TypeError:
             raise DealError("a deal is four hands, each a 32-bit card mask (int)",
-                            token=short_token(repr(self.hands))) from None
+                            token=repr(self.hands)) from None
         if len(hands) != 4:
             raise DealError("a deal has four hands", token=str(len(hands)))
         for h in hands:
             if not is_int(h):
                 raise DealError("a hand is a 32-bit card mask (int)",
-                                token=short_token(repr(h)))
+                                token=repr(h))
         hands = tuple(int(h) for h in hands)
         object.__setattr__(self, "hands", hands)
         seen = 0
         for seat, h in enumerate(hands):
             if h < 0 or h >> 32:
-                raise DealError("a hand is a 32-bit card mask", token=short_token(hex(h)))
+                raise DealError("a hand is a 32-bit card mask", token=hex(h))
             dup = seen & h
             if dup:
                 from .cards import card_str
@@ -97,7 +96,7 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
     """Read PBN deal text -> (Deal, seat named before the colon).  Raises DealError."""
     if not isinstance(text, str):
         raise DealError("expected PBN deal text like 'N:AKQ.J9.T8.7 ...'",
-                        token=short_token(repr(text)))
+                        token=repr(text))
     s = text
     lead = len(s) - len(s.lstrip())
     body = s.strip()
@@ -127,14 +126,14 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
         col = lead + 1 + (words[4][0] if len(words) > 4 else len(body))
         tok = words[4][1] if len(words) > 4 else body[2:]
         raise DealError(f"a PBN deal has four hands separated by spaces; found {len(words)}",
-                        column=col, token=short_token(tok))
+                        column=col, token=tok)
     owner = {}
     for k, (off, word) in enumerate(words):
         seat = (start + k) % 4
         suits = word.split(".")
         if len(suits) != 4:
             raise DealError("a hand has four suits separated by dots: S.H.D.C",
-                            column=lead + 1 + off, token=short_token(word))
+                            column=lead + 1 + off, token=word)
         col = off
         mask = 0
         for si, ranks in enumerate(suits):
@@ -167,14 +166,14 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
         k = over[0]
         raise DealError(f"{SEATS[(start + k) % 4]} holds {sizes[k]} cards; a hand holds 1 to 8 "
                         f"(cards a hand: {counts})", column=lead + 1 + words[k][0],
-                        token=short_token(words[k][1]))
+                        token=words[k][1])
     if len(set(sizes)) > 1:
         common = max(set(sizes), key=sizes.count)
         k = next(i for i, n in enumerate(sizes) if n != common)
         raise DealError(f"hands of unequal size (cards a hand: {counts}); every hand must hold "
                         "the same number", column=lead + 1 + words[k][0],
-                        token=short_token(words[k][1]))
+                        token=words[k][1])
     try:
         return Deal(tuple(hands)), start
     except DealError as e:
-        raise e.located(column=lead + 1, token=short_token(body)) from None
+        raise e.located(column=lead + 1, token=body) from None

@@ -38,7 +38,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit, short_token
+from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
 from .rules import MULTIPLIERS, Rules, as_rules
@@ -101,8 +101,7 @@ class DealSpec:
 
 # ------------------------------------------------------------------------- helpers
 def _err(cls, message, source, line, column, token=None):
-    return cls(message, source=source, line=line, column=column,
-               token=None if token is None else short_token(token))
+    return cls(message, source=source, line=line, column=column, token=token)
 
 
 def _relocate(err: KrakenError, source, line, col0) -> KrakenError:

@@ -7,12 +7,23 @@ offending token, so that a command-line tool can print one precise line.
 
 from __future__ import annotations
 
+#: the most characters of the offending text that an error message echoes back
+TOKEN_ECHO = 40
+
+
+def short_token(text, limit: int = TOKEN_ECHO) -> str:
+    """``text`` (as ``str``) for an error message: its first ``limit`` characters and ``'…'``
+    if longer (a bad word of megabytes must not make a line of megabytes)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "\u2026"
+
 
 class KrakenError(ValueError):
     """Base class of every input error raised by kraken-solver.
 
     Attributes ``source`` (file name or ``None``), ``line`` and ``column`` (1-based, or
-    ``None``) and ``token`` (the offending text, or ``None``) say where the problem is.
+    ``None``) and ``token`` (the offending text, or ``None``; cut by :func:`short_token`) say
+    where the problem is.
     """
 
     def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
@@ -21,7 +32,7 @@ class KrakenError(ValueError):
         self.source = source
         self.line = line
         self.column = column
-        self.token = token
+        self.token = None if token is None else short_token(token)
         super().__init__(self.__str__())
 
     def located(self, *, source: str | None = None, line: int | None = None,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .cards import short_token
+from .cards import is_int
 from .errors import RulesError
 
 TRUMP_RULES = ("rotterdam", "amsterdam")
@@ -47,20 +47,17 @@ class Rules:
     def __post_init__(self):
         if self.trump_rule not in TRUMP_RULES:
             raise RulesError("trump_rule must be 'rotterdam' or 'amsterdam'",
-                             token=short_token(self.trump_rule))
+                             token=str(self.trump_rule))
         if self.undertrump not in UNDERTRUMP_RULES:
             raise RulesError("undertrump must be 'forbidden' or 'forced'",
-                             token=short_token(self.undertrump))
+                             token=str(self.undertrump))
         for name in ("trick_roem", "hand_roem", "double_spades", "long_runs_100"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise RulesError(f"{name} must be true or false",
-                                 token=short_token(getattr(self, name)))
-        if isinstance(self.multiplier, bool) \
-                or not isinstance(self.multiplier, (int, np.integer)) \
-                or self.multiplier not in MULTIPLIERS:
-            raise RulesError("multiplier must be 1, 2, 4 or 8", token=short_token(self.multiplier))
-        if isinstance(self.pit_bonus, bool) or not isinstance(self.pit_bonus, (int, np.integer)) \
-                or not 0 <= self.pit_bonus <= 10000:
+                                 token=str(getattr(self, name)))
+        if not is_int(self.multiplier) or self.multiplier not in MULTIPLIERS:
+            raise RulesError("multiplier must be 1, 2, 4 or 8", token=str(self.multiplier))
+        if not is_int(self.pit_bonus) or not 0 <= self.pit_bonus <= 10000:
             raise RulesError("pit_bonus must be a whole number of points from 0 to 10000",
                              token=str(self.pit_bonus))
 
@@ -74,7 +71,7 @@ class Rules:
         key = str(name).strip().lower()
         if key not in PRESETS:
             raise RulesError("unknown rules preset; expected one of " + ", ".join(PRESETS),
-                             token=short_token(name))
+                             token=str(name))
         _check_options(overrides)
         return dataclasses.replace(PRESETS[key], **overrides)
 
@@ -122,7 +119,7 @@ def _check_options(options: dict) -> None:
     for k in options:
         if k not in names:
             raise RulesError("unknown rules option; expected one of " + ", ".join(sorted(names)),
-                             token=short_token(k))
+                             token=str(k))
 
 
 PRESETS = {
@@ -145,4 +142,4 @@ def as_rules(rules) -> Rules:
     if isinstance(rules, dict):
         return Rules.from_dict(rules)
     raise RulesError("expected Rules, a preset name or a dict of options",
-                     token=short_token(repr(rules)))
+                     token=repr(rules))

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _kernels as K
 from .cards import SEATS, SUITS, card_str, cards_of, is_int, parse_card, parse_seat, \
-    parse_suit, short_token, sort_for_display
+    parse_suit, sort_for_display
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, IllegalCardError, KrakenError
 from .roem import hand_roem_masks
@@ -59,16 +59,16 @@ def as_played(played) -> list:
         return played.split()
     if isinstance(played, (set, frozenset, dict)):
         raise CardParseError("played is in play order: a list or a string, not a set",
-                             token=short_token(repr(played)))
+                             token=repr(played))
     try:
         return list(played)
     except TypeError:
         raise CardParseError("played is a list of cards like ['SA', 'S9'] or a string "
-                             "'SA S9'", token=short_token(repr(played))) from None
+                             "'SA S9'", token=repr(played)) from None
 
 
 def as_seat(seat) -> int:
-    if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and 0 <= seat < 4:
+    if is_int(seat) and 0 <= seat < 4:
         return int(seat)
     return parse_seat(str(seat))
 
@@ -121,7 +121,7 @@ class Position:
                 c = parse_card(card)
             except KrakenError as e:
                 raise IllegalCardError(e.message, column=i + 1,
-                                       token=short_token(card)) from None
+                                       token=str(card)) from None
             self.play(c, index=i + 1)
 
     # ------------------------------------------------------------ state
@@ -248,9 +248,9 @@ class Searcher:
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True):
         if not is_int(tt_bits) or not 4 <= tt_bits <= 28:
             raise KrakenError("tt_bits must be a whole number from 4 to 28",
-                              token=short_token(repr(tt_bits)))
+                              token=repr(tt_bits))
         if not isinstance(use_tt, (bool, np.bool_)):
-            raise KrakenError("use_tt must be True or False", token=short_token(repr(use_tt)))
+            raise KrakenError("use_tt must be True or False", token=repr(use_tt))
         size = 1 << int(tt_bits)
         # two int64 words an entry; the view starts on a 64-byte boundary so that every bucket
         # of four entries is one cache line

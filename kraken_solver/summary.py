@@ -95,17 +95,12 @@ def _popcount32(x):
     return _POPCOUNT8[x.view(np.uint8).reshape(x.shape + (4,))].sum(axis=-1)
 
 
-def _shorten(value) -> str:
-    text = str(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _bad_value(column, what, row, value, source, line_of) -> KrakenError:
     """The error for data row ``row`` (0-based) of ``column``: the file's line when
     ``line_of`` gives it, else the row (1-based)."""
     line = line_of(row) if line_of is not None else None
     where = f"column {column!r}" if line is not None else f"row {row + 1}, column {column!r}"
-    return KrakenError(f"{where}: {what}", source=source, line=line, token=_shorten(value))
+    return KrakenError(f"{where}: {what}", source=source, line=line, token=str(value))
 
 
 #: the largest magnitude a whole-number column may hold (scores are a few thousand points;
@@ -209,7 +204,7 @@ def deal_hands(deals, *, source: str | None = None, line_of=None):
         else:
             what = f"not a deal: {err.message}"
             if err.token is not None:
-                what += f", at {_shorten(err.token)!r}"
+                what += f", at {err.token!r}"
         raise _bad_value("deal", what, row, deals.iloc[row] if codes[row] >= 0 else "",
                          source, line_of)
     return hands_u[codes]
