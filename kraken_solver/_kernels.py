@@ -28,6 +28,14 @@ second card, failing that, the one after a card of the same suit); it is searche
 and the other cards are ordered by ``order_moves`` (static rules of play) only if it does not
 cut off.  Killers live for one search call.
 
+Near-equivalent cards (``prune_dominated_last``): two cards of one hand and suit with no
+other card between them in power and no roem to make are interchangeable but for their
+points, so their values differ by at most the points' difference.  At the fourth hand, and
+wherever the side taking the trick is known whichever is played, the one with the most points
+(our trick) or the fewest (theirs) is at least as good: the other is not searched (at the
+fourth hand it is dropped before ordering).  Elsewhere a card is not searched when the bound
+its searched twin gave, moved by the difference, already keeps it out of the window.
+
 Bounds at a trick boundary: the card points still to come, those of the trumps a team is sure
 to take counted for that team (``sure_trump_points``); the roem that can still fall, where
 that can decide something; and the pit only while D has lost no trick and the defenders hold
@@ -54,8 +62,8 @@ INF = 10_000_000
 
 # ctx array layout
 C_TRUMP, C_AMSTERDAM, C_UT_FORCED, C_TRICK_ROEM, C_PIT, C_DTEAM, C_LAST_BONUS, C_USE_TT, \
-    C_TT_MASK, C_GEN = range(10)
-CTX_LEN = 10
+    C_TT_MASK, C_GEN, C_NEAR = range(11)
+CTX_LEN = 11
 
 # stats array layout
 S_NODES, S_TT_HITS, S_TT_STORES = range(3)
@@ -703,6 +711,102 @@ def prune_equivalent(legal, others, zero, higher_than, roem_on):
     return out
 
 
+@njit(cache=True, inline="always")
+def roem_potential_mask(hands, seat, table, trump):
+    """The cards of ``seat`` that could ever add to the trick roem (rules 10-11) of a trick:
+    a run through the card with two cards of two other players (the other hands, ``hands``
+    int64[4], or the trick on the table, ``table``: a mask); stuk with the other of the trump
+    K and Q held by another player or on the table; a four of a kind of its rank with the
+    other three held by three other players.  Cards from one hand never meet in a trick."""
+    ha = hands[(seat + 1) & 3]
+    hb = hands[(seat + 2) & 3]
+    hc = hands[(seat + 3) & 3]
+    others = ha | hb | hc | table
+    up1 = (others << 1) & 0xFEFEFEFE        # bit r: rank r - 1 there
+    up2 = (others << 2) & 0xFCFCFCFC
+    dn1 = (others >> 1) & 0x7F7F7F7F        # bit r: rank r + 1 there
+    dn2 = (others >> 2) & 0x3F3F3F3F
+    # the same, but both cards in one hand: no run with them
+    s_up = 0
+    s_mid = 0
+    s_dn = 0
+    for h in (ha, hb, hc):
+        hu1 = (h << 1) & 0xFEFEFEFE
+        hd1 = (h >> 1) & 0x7F7F7F7F
+        s_up |= hu1 & (h << 2) & 0xFCFCFCFC
+        s_mid |= hu1 & hd1
+        s_dn |= hd1 & (h >> 2) & 0x3F3F3F3F
+    pot = (up1 & up2 & ~s_up) | (up1 & dn1 & ~s_mid) | (dn1 & dn2 & ~s_dn)
+    t = 8 * trump
+    if (others >> (t + 5)) & 1:
+        pot |= 1 << (t + 6)
+    if (others >> (t + 6)) & 1:
+        pot |= 1 << (t + 5)
+    for r in range(3, 8):
+        q = 0x01010101 << r
+        if popcount32(others & q) == 3 and popcount32(ha & q) <= 1 \
+                and popcount32(hb & q) <= 1 and popcount32(hc & q) <= 1:
+            pot |= q
+    return pot & hands[seat]
+
+
+@njit(cache=True, inline="always")
+def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than, wcard, wseat,
+                         led, trump, roem_on):
+    """Drop the fourth hand's dominated cards from ``legal``.
+
+    Near-equivalent cards: two cards c, e of one hand and suit with no card of ``others`` (the
+    other hands and the trick on the table) between them in power, neither able to add to any
+    trick roem (``roem_potential_mask``; only checked with trick roem on).  Swapping them maps
+    every way to play the rest of the deal after c onto one after e with the same legal cards,
+    trick winners and roem; only the points of the trick t1 now played and of the later trick
+    t2 that takes the other card change, by d = |points(c) - points(e)|: a leaf's value moves by
+    d * ([D takes t1] - [D takes t2]) (points), twice that as a margin.  So the values of c and
+    e differ by at most d (2d), and where the side taking t1 is known whichever is played (here
+    at the fourth hand, always), the one with the most points is at least as good for that
+    side and the one with the fewest for the other: the other card is dropped.  ``wcard`` of
+    ``wseat``: the card winning the trick so far, suit led ``led``.  Returns the kept cards."""
+    out = legal
+    pot = -1
+    for s in range(4):
+        cards = legal & (0xFF << (8 * s))
+        if cards & (cards - 1) == 0:
+            continue
+        m = cards
+        while m:
+            c = lowest_bit_index(m)
+            m &= m - 1
+            if beats_card(c, wcard, led, trump, pw):
+                keep_high = True
+            else:
+                keep_high = (wseat & 1) == (seat & 1)
+            k = cards
+            while k:
+                e = lowest_bit_index(k)
+                k &= k - 1
+                if e == c:
+                    continue
+                if keep_high:
+                    if pts[e] <= pts[c]:
+                        continue
+                elif pts[e] >= pts[c]:
+                    continue
+                if (higher_than[c] >> e) & 1:
+                    between = higher_than[c] & ~higher_than[e] & ~(1 << e)
+                else:
+                    between = higher_than[e] & ~higher_than[c] & ~(1 << c)
+                if between & others:
+                    continue
+                if roem_on:
+                    if pot < 0:
+                        pot = roem_potential_mask(hands, seat, table, trump)
+                    if (pot >> c) & 1 or (pot >> e) & 1:
+                        continue
+                out &= ~(1 << c)
+                break
+    return out
+
+
 # order_moves: how much a run in reach (``run_in_reach``) moves a follower's card, in the
 # units of its score (4 a card point); 4-8 measured best (score nodes -2.3..-2.8% on 25
 # random deals, -2.9% on 60 others), 20 and more worse
@@ -1034,6 +1138,13 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     WC = np.zeros(MAXPLY, dtype=np.int64)
     WS = np.zeros(MAXPLY, dtype=np.int64)
     history = np.zeros(128, dtype=np.int64)
+    # near-equivalent cards: the cards of the node searched so far whose bound BV is kept (an
+    # upper bound where D moves, a lower bound where the defenders do), and the cards of the
+    # other hands and of the trick on the table
+    SEARCHED = np.zeros(MAXPLY, dtype=np.int64)
+    BV = np.zeros(MAXPLY * 32, dtype=np.int64)
+    OTHERS = np.zeros(MAXPLY, dtype=np.int64)
+    near_on = -1 if ctx[C_NEAR] != 0 else 0      # a mask: every card, or none
     # killer moves: the card that last cut off at a ply, per card winning the trick so far
     # (when leading: the card that won the trick before), KILLER[ply * 32 + WC[ply]]
     KILLER = np.full(MAXPLY * 32, -1, dtype=np.int64)
@@ -1209,14 +1320,20 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                            codes)
                         NEXT_KEY[ply * 32 + c] = key
                         prefetch(tt, tt_slot(key, cards_after, ttm) << 1)
+            SEARCHED[ply] = 0
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
                 moves[ply * 8] = lowest_bit_index(legal)
                 NM[ply] = 1
                 LATER[ply] = 0
             else:
-                legal = prune_equivalent(legal, (remaining & ~hand) | TM[ply], zero,
+                OTHERS[ply] = (remaining & ~hand) | TM[ply]
+                legal = prune_equivalent(legal, OTHERS[ply], zero,
                                          higher_than, roem_on)
+                if tl == 3 and near_on:
+                    legal = prune_dominated_last(legal, hands, seat, TM[ply], OTHERS[ply], pts,
+                                                 pw, higher_than, WC[ply], WS[ply], LED[ply],
+                                                 trump, roem_on)
                 killer = KILLER[ply * 32 + WC[ply]]
                 if ply == 1 and (killer < 0 or not (legal >> killer) & 1):
                     # the search's second card: the last one that did well after a card of
@@ -1281,6 +1398,16 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 raised = v < B[ply]
                 if raised:
                     B[ply] = v
+            # keep the bound on the card's value for the cards near-equivalent to it: an
+            # upper bound where D moves, a lower bound where the defenders do (the value is
+            # one, exact or not, wherever it does not cut off)
+            if MAXI[ply]:
+                if v <= A[ply]:
+                    BV[(ply << 5) | c] = v
+                    SEARCHED[ply] |= 1 << c
+            elif v >= B[ply]:
+                BV[(ply << 5) | c] = v
+                SEARCHED[ply] |= 1 << c
             if raised:
                 KILLER[ply * 32 + WC[ply]] = c
                 if ply == 1:
@@ -1310,6 +1437,74 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                 tl = pos & 3
                 k = pos >> 2
                 seat = SEAT[ply]
+                sm = SEARCHED[ply] & (0xFF << (c & 24)) & near_on
+                if sm:
+                    # a card searched before, of the same suit, with no card of the others
+                    # between them in power, and neither able to add to any trick roem: the
+                    # two are interchangeable but for their points, so their values differ
+                    # by at most the points' difference (twice that for a margin): if the
+                    # searched one's bound and that difference keep this one out of the
+                    # window, it is not searched (``prune_dominated_last`` for the reason)
+                    skip = False
+                    pot = -1
+                    fac = 1 if MD[k] == MODE_POINTS else 2
+                    # the side that takes the trick, if it is known whichever of them is
+                    # played: then the one with the most points (our side's trick) or the
+                    # fewest (theirs) is at least as good for the mover as the other
+                    known = tl > 0
+                    if known:
+                        if beats_card(c, WC[ply], LED[ply], trump, pw):
+                            wcard = c
+                            wteam = seat & 1
+                        else:
+                            wcard = WC[ply]
+                            wteam = WS[ply] & 1
+                        for j in range(tl + 1, 4):
+                            p = (LD[k] + j) & 3
+                            if (p & 1) != wteam and can_beat(hands[p], wcard, LED[ply], trump,
+                                                             higher_than):
+                                known = False
+                        keep_high = wteam == (seat & 1)
+                    while sm:
+                        e = lowest_bit_index(sm)
+                        sm &= sm - 1
+                        if (higher_than[c] >> e) & 1:
+                            between = higher_than[c] & ~higher_than[e] & ~(1 << e)
+                        else:
+                            between = higher_than[e] & ~higher_than[c] & ~(1 << c)
+                        if between & OTHERS[ply]:
+                            continue
+                        dlt = abs(pts[c] - pts[e]) * fac
+                        if known and (pts[e] > pts[c]) == keep_high:
+                            dlt = 0     # e is at least as good for the mover as c
+                        if MAXI[ply]:
+                            bound = BV[(ply << 5) | e] + dlt
+                            if bound <= A[ply]:
+                                if roem_on:
+                                    if pot < 0:
+                                        pot = roem_potential_mask(hands, seat, TM[ply], trump)
+                                    if (pot >> c) & 1 or (pot >> e) & 1:
+                                        continue
+                                if bound > BEST[ply]:
+                                    BEST[ply] = bound
+                                skip = True
+                                break
+                        else:
+                            bound = BV[(ply << 5) | e] - dlt
+                            if bound >= B[ply]:
+                                if roem_on:
+                                    if pot < 0:
+                                        pot = roem_potential_mask(hands, seat, TM[ply], trump)
+                                    if (pot >> c) & 1 or (pot >> e) & 1:
+                                        continue
+                                if bound < BEST[ply]:
+                                    BEST[ply] = bound
+                                skip = True
+                                break
+                    if skip:
+                        BV[(ply << 5) | c] = bound
+                        SEARCHED[ply] |= 1 << c
+                        continue
                 # the child's window: the node's, but a null window for the cards after the
                 # first where the node's window is wider (principal variation search)
                 ca = A[ply]

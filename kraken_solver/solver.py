@@ -242,15 +242,18 @@ class Searcher:
     ``tt_bits``: the table holds ``2**tt_bits`` entries of 16 bytes (18 -> 4 MB), in buckets
     of four (one 64-byte cache line; ``_kernels.tt_find``); the boundaries of the last three
     tricks use only its first 2**15 entries (``_kernels.tt_slot``).  ``use_tt=False`` searches
-    without the table (for checks).  Raises KrakenError unless ``tt_bits`` is an int from 4
-    to 28 and ``use_tt`` a bool."""
+    without the table, ``near_cards=False`` without pruning near-equivalent cards
+    (``_kernels.prune_dominated_last``; both for checks).  Raises KrakenError unless
+    ``tt_bits`` is an int from 4 to 28 and ``use_tt`` and ``near_cards`` are bools."""
 
-    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True):
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, use_tt: bool = True,
+                 near_cards: bool = True):
         if not is_int(tt_bits) or not 4 <= tt_bits <= 28:
             raise KrakenError("tt_bits must be a whole number from 4 to 28",
                               token=repr(tt_bits))
-        if not isinstance(use_tt, (bool, np.bool_)):
-            raise KrakenError("use_tt must be True or False", token=repr(use_tt))
+        for name, flag in (("use_tt", use_tt), ("near_cards", near_cards)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise KrakenError(f"{name} must be True or False", token=repr(flag))
         size = 1 << int(tt_bits)
         # two int64 words an entry; the view starts on a 64-byte boundary so that every bucket
         # of four entries is one cache line
@@ -259,6 +262,7 @@ class Searcher:
         self.tt = buf[off:off + 2 * size]
         self.stats = np.zeros(K.STATS_LEN, dtype=np.int64)
         self.use_tt = use_tt
+        self.near_cards = near_cards
         self.tt_mask = size - 1
         self.gen = 0
         self._context = None
@@ -290,6 +294,7 @@ class Searcher:
         ctx[K.C_USE_TT] = self.use_tt
         ctx[K.C_TT_MASK] = self.tt_mask
         ctx[K.C_GEN] = self.gen
+        ctx[K.C_NEAR] = self.near_cards
         return ctx
 
     def search(self, pos: Position, mode: int, need: int, alpha: int, beta: int) -> int:

@@ -476,3 +476,5 @@ def test_suit_symbols_sets_and_use_tt():
     for bad in (None, 1, "yes"):
         with pytest.raises(KrakenError, match="use_tt must be True or False"):
             Searcher(use_tt=bad)
+        with pytest.raises(KrakenError, match="near_cards must be True or False"):
+            Searcher(near_cards=bad)

@@ -159,6 +159,16 @@ def test_transposition_table_changes_nothing(p):
     assert values(p, searcher=Searcher(tt_bits=4)) == reference, repro(p)
 
 
+@settings(max_examples=examples(120))
+@given(p=positions())
+def test_pruning_near_equivalent_cards_changes_nothing(p):
+    """Without the pruning of near-equivalent cards (``_kernels.prune_dominated_last``), with
+    and without a table, the values are those of the default searcher."""
+    reference = values(p)
+    assert values(p, searcher=Searcher(near_cards=False)) == reference, repro(p)
+    assert values(p, searcher=Searcher(near_cards=False, use_tt=False)) == reference, repro(p)
+
+
 @settings(max_examples=examples(40))
 @given(ps=st.lists(positions(max_k=4), min_size=2, max_size=4))
 def test_a_reused_searcher_gives_fresh_values(ps):
