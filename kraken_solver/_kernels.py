@@ -1448,23 +1448,29 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     skip = False
                     pot = -1
                     fac = 1 if MD[k] == MODE_POINTS else 2
-                    # the side that takes the trick, if it is known whichever of them is
-                    # played: then the one with the most points (our side's trick) or the
-                    # fewest (theirs) is at least as good for the mover as the other
-                    known = tl > 0
-                    if known:
-                        if beats_card(c, WC[ply], LED[ply], trump, pw):
+                    # the side that takes the trick is known (whichever of them is played)
+                    # if no player of the other side still to play can beat the card that
+                    # will be winning it: then the one with the most points (our side's
+                    # trick) or the fewest (theirs) is at least as good for the mover
+                    if tl == 0:
+                        wcard = c
+                        wteam = seat & 1
+                        led = c >> 3
+                    else:
+                        led = LED[ply]
+                        if beats_card(c, WC[ply], led, trump, pw):
                             wcard = c
                             wteam = seat & 1
                         else:
                             wcard = WC[ply]
                             wteam = WS[ply] & 1
-                        for j in range(tl + 1, 4):
-                            p = (LD[k] + j) & 3
-                            if (p & 1) != wteam and can_beat(hands[p], wcard, LED[ply], trump,
-                                                             higher_than):
-                                known = False
-                        keep_high = wteam == (seat & 1)
+                    known = True
+                    for j in range(tl + 1, 4):
+                        p = (LD[k] + j) & 3
+                        if (p & 1) != wteam and can_beat(hands[p], wcard, led, trump,
+                                                         higher_than):
+                            known = False
+                    keep_high = wteam == (seat & 1)
                     while sm:
                         e = lowest_bit_index(sm)
                         sm &= sm - 1
