@@ -674,6 +674,38 @@ def legal_mask(hand, trick, tlen, leader, trump, amsterdam, ut_forced, pw, highe
 
 
 @njit(cache=True, inline="always")
+def power_between(c, e, higher_than):
+    """The cards strictly between ``c`` and ``e`` (one suit) in power."""
+    if (higher_than[c] >> e) & 1:
+        return higher_than[c] & ~higher_than[e] & ~(1 << e)
+    return higher_than[e] & ~higher_than[c] & ~(1 << c)
+
+
+@njit(cache=True, inline="always")
+def known_trick_side(c, tl, wcard, wseat, led, seat, leader, hands, trump, pw, higher_than):
+    """The side (``seat & 1`` of its players) that takes the trick when ``seat`` plays ``c``
+    as the trick's card number ``tl`` (0: the lead; else after ``wcard`` of ``wseat`` winning
+    it so far, suit led ``led``, led by ``leader``), if that is known: no player of the other
+    side still to play can beat the card then winning it (a card that beats it is harder to
+    beat still); else -1."""
+    if tl == 0:
+        wc = c
+        side = seat & 1
+        led = c >> 3
+    elif beats_card(c, wcard, led, trump, pw):
+        wc = c
+        side = seat & 1
+    else:
+        wc = wcard
+        side = wseat & 1
+    for j in range(tl + 1, 4):
+        p = (leader + j) & 3
+        if (p & 1) != side and can_beat(hands[p], wc, led, trump, higher_than):
+            return -1
+    return side
+
+
+@njit(cache=True, inline="always")
 def prune_equivalent(legal, others, zero, higher_than, roem_on):
     """Drop legal cards equivalent to a kept one (searched once, as in DDS): same hand and
     suit, both worth no points (``zero``: the mask of 0-point cards; every other card's points
@@ -717,7 +749,9 @@ def roem_potential_mask(hands, seat, table, trump):
     a run through the card with two cards of two other players (the other hands, ``hands``
     int64[4], or the trick on the table, ``table``: a mask); stuk with the other of the trump
     K and Q held by another player or on the table; a four of a kind of its rank with the
-    other three held by three other players.  Cards from one hand never meet in a trick."""
+    other three held by three other players.  Cards from one hand never meet in a trick; a
+    table card counts with any other hand's card, even its own player's (a pair that never
+    meets: flagged in vain, never missed)."""
     ha = hands[(seat + 1) & 3]
     hb = hands[(seat + 2) & 3]
     hc = hands[(seat + 3) & 3]
@@ -776,6 +810,7 @@ def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than
         while m:
             c = lowest_bit_index(m)
             m &= m - 1
+            # the last card of the trick: the side of the card then winning it takes it
             if beats_card(c, wcard, led, trump, pw):
                 keep_high = True
             else:
@@ -791,11 +826,7 @@ def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than
                         continue
                 elif pts[e] >= pts[c]:
                     continue
-                if (higher_than[c] >> e) & 1:
-                    between = higher_than[c] & ~higher_than[e] & ~(1 << e)
-                else:
-                    between = higher_than[e] & ~higher_than[c] & ~(1 << c)
-                if between & others:
+                if power_between(c, e, higher_than) & others:
                     continue
                 if roem_on:
                     if pot < 0:
@@ -1448,65 +1479,39 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     skip = False
                     pot = -1
                     fac = 1 if MD[k] == MODE_POINTS else 2
-                    # the side that takes the trick is known (whichever of them is played)
-                    # if no player of the other side still to play can beat the card that
-                    # will be winning it: then the one with the most points (our side's
-                    # trick) or the fewest (theirs) is at least as good for the mover
-                    if tl == 0:
-                        wcard = c
-                        wteam = seat & 1
-                        led = c >> 3
-                    else:
-                        led = LED[ply]
-                        if beats_card(c, WC[ply], led, trump, pw):
-                            wcard = c
-                            wteam = seat & 1
-                        else:
-                            wcard = WC[ply]
-                            wteam = WS[ply] & 1
-                    known = True
-                    for j in range(tl + 1, 4):
-                        p = (LD[k] + j) & 3
-                        if (p & 1) != wteam and can_beat(hands[p], wcard, led, trump,
-                                                         higher_than):
-                            known = False
-                    keep_high = wteam == (seat & 1)
+                    # where the side taking the trick is known, the one with the most points
+                    # (our side's trick) or the fewest (theirs) is at least as good for the
+                    # mover as the other
+                    side = known_trick_side(c, tl, WC[ply], WS[ply], LED[ply], seat, LD[k],
+                                            hands, trump, pw, higher_than)
+                    keep_high = side == (seat & 1)
                     while sm:
                         e = lowest_bit_index(sm)
                         sm &= sm - 1
-                        if (higher_than[c] >> e) & 1:
-                            between = higher_than[c] & ~higher_than[e] & ~(1 << e)
-                        else:
-                            between = higher_than[e] & ~higher_than[c] & ~(1 << c)
-                        if between & OTHERS[ply]:
+                        if power_between(c, e, higher_than) & OTHERS[ply]:
                             continue
                         dlt = abs(pts[c] - pts[e]) * fac
-                        if known and (pts[e] > pts[c]) == keep_high:
+                        if side >= 0 and (pts[e] > pts[c]) == keep_high:
                             dlt = 0     # e is at least as good for the mover as c
                         if MAXI[ply]:
                             bound = BV[(ply << 5) | e] + dlt
-                            if bound <= A[ply]:
-                                if roem_on:
-                                    if pot < 0:
-                                        pot = roem_potential_mask(hands, seat, TM[ply], trump)
-                                    if (pot >> c) & 1 or (pot >> e) & 1:
-                                        continue
-                                if bound > BEST[ply]:
-                                    BEST[ply] = bound
-                                skip = True
-                                break
+                            if bound > A[ply]:
+                                continue
                         else:
                             bound = BV[(ply << 5) | e] - dlt
-                            if bound >= B[ply]:
-                                if roem_on:
-                                    if pot < 0:
-                                        pot = roem_potential_mask(hands, seat, TM[ply], trump)
-                                    if (pot >> c) & 1 or (pot >> e) & 1:
-                                        continue
-                                if bound < BEST[ply]:
-                                    BEST[ply] = bound
-                                skip = True
-                                break
+                            if bound < B[ply]:
+                                continue
+                        if roem_on:
+                            if pot < 0:
+                                pot = roem_potential_mask(hands, seat, TM[ply], trump)
+                            if (pot >> c) & 1 or (pot >> e) & 1:
+                                continue
+                        if MAXI[ply]:
+                            BEST[ply] = max(BEST[ply], bound)
+                        else:
+                            BEST[ply] = min(BEST[ply], bound)
+                        skip = True
+                        break
                     if skip:
                         BV[(ply << 5) | c] = bound
                         SEARCHED[ply] |= 1 << c

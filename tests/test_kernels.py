@@ -480,10 +480,11 @@ def test_table_store_merges_fail_soft_results():
 
 
 def test_roem_potential_mask_is_every_card_that_can_change_a_tricks_roem():
-    """``roem_potential_mask``: a card of the mover is flagged exactly when it can change the
-    trick roem (rules 10-11) of some trick: with the cards on the table and one card of each
-    player still to play (the trick in progress), or with one card of each other hand (a later
-    trick); brute force over every such trick, with naive.trick_roem, on random hands."""
+    """``roem_potential_mask``: a card of the mover is flagged when it can change the trick
+    roem (rules 10-11) of some trick: with the cards on the table and one card of each player
+    still to play (the trick in progress), or with one card of each other hand (a later trick);
+    exactly then when no card is on the table; brute force over every such trick, with
+    naive.trick_roem, on random hands."""
     rng = np.random.default_rng(12)
     seen = {True: 0, False: 0}
     for _ in range(400):
