@@ -791,8 +791,9 @@ def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than
 
     Near-equivalent cards: two cards c, e of one hand and suit with no card of ``others`` (the
     other hands and the trick on the table) between them in power, neither able to add to any
-    trick roem (``roem_potential_mask``; only checked with trick roem on).  Swapping them maps
-    every way to play the rest of the deal after c onto one after e with the same legal cards,
+    trick roem (``roem_potential_mask``; only checked with trick roem on; here, the trick being
+    complete: the two give it the same roem and cannot add to a later trick's).  Swapping them
+    maps every way to play the rest of the deal after c onto one after e with the same legal cards,
     trick winners and roem; only the points of the trick t1 now played and of the later trick
     t2 that takes the other card change, by d = |points(c) - points(e)|: a leaf's value moves by
     d * ([D takes t1] - [D takes t2]) (points), twice that as a margin.  So the values of c and
@@ -829,9 +830,13 @@ def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than
                 if power_between(c, e, higher_than) & others:
                     continue
                 if roem_on:
+                    # the trick is complete: its roem is known; the later trick that takes
+                    # the other card holds only cards of the other hands
                     if pot < 0:
-                        pot = roem_potential_mask(hands, seat, table, trump)
+                        pot = roem_potential_mask(hands, seat, 0, trump)
                     if (pot >> c) & 1 or (pot >> e) & 1:
+                        continue
+                    if trick_roem(table | (1 << c), trump) != trick_roem(table | (1 << e), trump):
                         continue
                 out &= ~(1 << c)
                 break
