@@ -785,6 +785,22 @@ def roem_potential_mask(hands, seat, table, trump):
 
 
 @njit(cache=True, inline="always")
+def play_roem_potential_mask(hands, seat, table, tl, trump, cur):
+    """The cards of ``seat``, to play the trick's card number ``tl`` after the cards ``table``
+    (a mask), that could add to the trick roem of the trick in progress (with the table's cards
+    and those of the players still to play to it) or of a later trick (with cards of the other
+    hands): ``roem_potential_mask`` of each, never pairing a table card with its own player's
+    cards.  cur: int64[4], scratch."""
+    pot = roem_potential_mask(hands, seat, 0, trump)
+    if tl > 0:
+        cur[0] = hands[seat]
+        for j in range(1, 4):
+            cur[j] = hands[(seat + j) & 3] if j < 4 - tl else 0
+        pot |= roem_potential_mask(cur, 0, table, trump)
+    return pot
+
+
+@njit(cache=True, inline="always")
 def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than, wcard, wseat,
                          led, trump, roem_on):
     """Drop the fourth hand's dominated cards from ``legal``.
@@ -1180,6 +1196,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     SEARCHED = np.zeros(MAXPLY, dtype=np.int64)
     BV = np.zeros(MAXPLY * 32, dtype=np.int64)
     OTHERS = np.zeros(MAXPLY, dtype=np.int64)
+    CUR = np.zeros(4, dtype=np.int64)
     near_on = -1 if ctx[C_NEAR] != 0 else 0      # a mask: every card, or none
     # killer moves: the card that last cut off at a ply, per card winning the trick so far
     # (when leading: the card that won the trick before), KILLER[ply * 32 + WC[ply]]
@@ -1508,7 +1525,8 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                 continue
                         if roem_on:
                             if pot < 0:
-                                pot = roem_potential_mask(hands, seat, TM[ply], trump)
+                                pot = play_roem_potential_mask(hands, seat, TM[ply], tl, trump,
+                                                               CUR)
                             if (pot >> c) & 1 or (pot >> e) & 1:
                                 continue
                         if MAXI[ply]:

@@ -480,11 +480,11 @@ def test_table_store_merges_fail_soft_results():
 
 
 def test_roem_potential_mask_is_every_card_that_can_change_a_tricks_roem():
-    """``roem_potential_mask``: a card of the mover is flagged when it can change the trick
-    roem (rules 10-11) of some trick: with the cards on the table and one card of each player
-    still to play (the trick in progress), or with one card of each other hand (a later trick);
-    exactly then when no card is on the table; brute force over every such trick, with
-    naive.trick_roem, on random hands."""
+    """``play_roem_potential_mask`` flags a card of the mover exactly when it can change the
+    trick roem (rules 10-11) of some trick: with the cards on the table and one card of each
+    player still to play (the trick in progress), or with one card of each other hand (a later
+    trick); ``roem_potential_mask`` flags at least those, exactly those when no card is on the
+    table; brute force over every such trick, with naive.trick_roem, on random hands."""
     rng = np.random.default_rng(12)
     seen = {True: 0, False: 0}
     for _ in range(400):
@@ -512,12 +512,17 @@ def test_roem_potential_mask_is_every_card_that_can_change_a_tricks_roem():
             return False
 
         pot = int(K.roem_potential_mask(hands, seat, tmask, trump))
-        assert pot & ~int(hands[seat]) == 0
+        exact = int(K.play_roem_potential_mask(hands, seat, tmask, tlen, trump,
+                                               np.zeros(4, dtype=np.int64)))
+        assert pot & ~int(hands[seat]) == 0 and exact & ~pot == 0
         for c in cards(seat):
             expected = changes(c, table, later) or changes(c, [], others)
+            assert bool((exact >> c) & 1) == expected, \
+                (hands.tolist(), seat, table, trump, card_name(c))
+            # roem_potential_mask: exact without a table; with one, a table card may be paired
+            # with a card of the player who played it (a pair that never meets): flagged,
+            # never missed
             flagged = bool((pot >> c) & 1)
-            # exact without a table; with one, a table card may be paired with a card of the
-            # player who played it (a pair that never meets): flagged, never missed
             assert flagged == expected or (flagged and tlen > 0), \
                 (hands.tolist(), seat, table, trump, card_name(c))
             seen[expected] += 1
