@@ -744,17 +744,14 @@ def prune_equivalent(legal, others, zero, higher_than, roem_on):
 
 
 @njit(cache=True, inline="always")
-def roem_potential_mask(hands, seat, table, trump):
-    """The cards of ``seat`` that could ever add to the trick roem (rules 10-11) of a trick:
-    a run through the card with two cards of two other players (the other hands, ``hands``
-    int64[4], or the trick on the table, ``table``: a mask); stuk with the other of the trump
-    K and Q held by another player or on the table; a four of a kind of its rank with the
-    other three held by three other players.  Cards from one hand never meet in a trick; a
+def roem_potential_mask(mine, ha, hb, hc, table, trump):
+    """The cards of the hand ``mine`` that could ever add to the trick roem (rules 10-11) of a
+    trick: a run through the card with two cards of two other players (the other hands ``ha``,
+    ``hb``, ``hc``, or the trick on the table, ``table``: masks); stuk with the other of the
+    trump K and Q held by another player or on the table; a four of a kind of its rank with
+    the other three held by three other players.  Cards from one hand never meet in a trick; a
     table card counts with any other hand's card, even its own player's (a pair that never
     meets: flagged in vain, never missed)."""
-    ha = hands[(seat + 1) & 3]
-    hb = hands[(seat + 2) & 3]
-    hc = hands[(seat + 3) & 3]
     others = ha | hb | hc | table
     up1 = (others << 1) & 0xFEFEFEFE        # bit r: rank r - 1 there
     up2 = (others << 2) & 0xFCFCFCFC
@@ -781,22 +778,25 @@ def roem_potential_mask(hands, seat, table, trump):
         if popcount32(others & q) == 3 and popcount32(ha & q) <= 1 \
                 and popcount32(hb & q) <= 1 and popcount32(hc & q) <= 1:
             pot |= q
-    return pot & hands[seat]
+    return pot & mine
 
 
 @njit(cache=True, inline="always")
-def play_roem_potential_mask(hands, seat, table, tl, trump, cur):
-    """The cards of ``seat``, to play the trick's card number ``tl`` after the cards ``table``
-    (a mask), that could add to the trick roem of the trick in progress (with the table's cards
-    and those of the players still to play to it) or of a later trick (with cards of the other
-    hands): ``roem_potential_mask`` of each, never pairing a table card with its own player's
-    cards.  cur: int64[4], scratch."""
-    pot = roem_potential_mask(hands, seat, 0, trump)
+def play_roem_potential_mask(hands, seat, table, tl, trump):
+    """The cards of ``seat`` (``hands``: int64[4]), to play the trick's card number ``tl``
+    after the cards ``table`` (a mask), that could add to the trick roem of the trick in
+    progress (with the table's cards and those of the players still to play to it) or of a
+    later trick (with cards of the other hands): ``roem_potential_mask`` of each, never pairing
+    a table card with its own player's cards."""
+    mine = hands[seat]
+    ha = hands[(seat + 1) & 3]
+    hb = hands[(seat + 2) & 3]
+    hc = hands[(seat + 3) & 3]
+    pot = roem_potential_mask(mine, ha, hb, hc, 0, trump)
     if tl > 0:
-        cur[0] = hands[seat]
-        for j in range(1, 4):
-            cur[j] = hands[(seat + j) & 3] if j < 4 - tl else 0
-        pot |= roem_potential_mask(cur, 0, table, trump)
+        # the players after ``seat`` still to play to this trick: 3 - tl of them
+        pot |= roem_potential_mask(mine, ha if tl < 3 else 0, hb if tl < 2 else 0, 0, table,
+                                   trump)
     return pot
 
 
@@ -849,7 +849,9 @@ def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than
                     # the trick is complete: its roem is known; the later trick that takes
                     # the other card holds only cards of the other hands
                     if pot < 0:
-                        pot = roem_potential_mask(hands, seat, 0, trump)
+                        pot = roem_potential_mask(hands[seat], hands[(seat + 1) & 3],
+                                                  hands[(seat + 2) & 3], hands[(seat + 3) & 3],
+                                                  0, trump)
                     if (pot >> c) & 1 or (pot >> e) & 1:
                         continue
                     if trick_roem(table | (1 << c), trump) != trick_roem(table | (1 << e), trump):
@@ -1196,7 +1198,6 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
     SEARCHED = np.zeros(MAXPLY, dtype=np.int64)
     BV = np.zeros(MAXPLY * 32, dtype=np.int64)
     OTHERS = np.zeros(MAXPLY, dtype=np.int64)
-    CUR = np.zeros(4, dtype=np.int64)
     near_on = -1 if ctx[C_NEAR] != 0 else 0      # a mask: every card, or none
     # killer moves: the card that last cut off at a ply, per card winning the trick so far
     # (when leading: the card that won the trick before), KILLER[ply * 32 + WC[ply]]
@@ -1525,8 +1526,7 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                 continue
                         if roem_on:
                             if pot < 0:
-                                pot = play_roem_potential_mask(hands, seat, TM[ply], tl, trump,
-                                                               CUR)
+                                pot = play_roem_potential_mask(hands, seat, TM[ply], tl, trump)
                             if (pot >> c) & 1 or (pot >> e) & 1:
                                 continue
                         if MAXI[ply]:

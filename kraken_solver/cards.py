@@ -31,6 +31,8 @@ PLAIN_POWER = (0, 1, 2, 6, 3, 4, 5, 7)
 
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 FULL_DECK = 0xFFFFFFFF
+
+
 def is_int(x) -> bool:
     """An int or numpy integer, not a bool."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))

@@ -511,9 +511,9 @@ def test_roem_potential_mask_is_every_card_that_can_change_a_tricks_roem():
                     return True
             return False
 
-        pot = int(K.roem_potential_mask(hands, seat, tmask, trump))
-        exact = int(K.play_roem_potential_mask(hands, seat, tmask, tlen, trump,
-                                               np.zeros(4, dtype=np.int64)))
+        pot = int(K.roem_potential_mask(*(hands[(seat + j) & 3] for j in range(4)), tmask,
+                                        trump))
+        exact = int(K.play_roem_potential_mask(hands, seat, tmask, tlen, trump))
         assert pot & ~int(hands[seat]) == 0 and exact & ~pot == 0
         for c in cards(seat):
             expected = changes(c, table, later) or changes(c, [], others)
