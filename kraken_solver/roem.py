@@ -29,6 +29,8 @@ def _runs(mask: int, long_runs_100: bool) -> list[tuple]:
     melds = []
     for s in range(4):
         x = (mask >> (8 * s)) & 0xFF
+        if not x & (x >> 1) & (x >> 2):
+            continue        # no three in a row in this suit
         r = 0
         while r < 8:
             if (x >> r) & 1:
@@ -49,7 +51,10 @@ def player_melds(mask: int, long_runs_100: bool = False) -> list[tuple]:
     Each meld is a tuple ``(value, top natural rank 0..7, is_four_of_a_kind, suit order)`` that
     sorts as rule 14 compares melds.  Of all ways to use or not use each four of a kind, the one
     with the highest total is declared; ties go to the better best meld."""
-    quads = [r for r in range(8) if all((mask >> (8 * s + r)) & 1 for s in range(4))]
+    common = mask & (mask >> 8) & (mask >> 16) & (mask >> 24) & 0xFF
+    if not common:
+        return _runs(mask, long_runs_100)       # no four of a kind: nothing to choose
+    quads = [r for r in range(8) if (common >> r) & 1]
     best = None
     for k in range(len(quads) + 1):
         for chosen in combinations(quads, k):
