@@ -401,12 +401,13 @@ class Searcher:
                         return totals[i]
                 else:
                     hi = i
-        # gallop: the next total, the next again, then 2, 4, 8 totals further (most deals
-        # have little roem, so the first steps are small)
+        # gallop: the next three totals one by one, then 2, 4, 8 totals further (most nat
+        # deals have 0-60 points of trick roem, so the first steps are small: three single
+        # steps took 0.6-1.0% fewer score nodes than two, measured on 400 and 1,200 solves)
         step, tried = 1, 0
         while lo + step < hi and can(totals[lo + step]):
             lo, tried = lo + step, tried + 1
-            if tried >= 2:
+            if tried >= 3:
                 step *= 2
         hi = min(hi, lo + step)
         while hi - lo > 1:
