@@ -847,11 +847,9 @@ def prune_dominated_last(legal, hands, seat, table, others, pts, pw, higher_than
                     continue
                 if roem_on:
                     # the trick is complete: its roem is known; the later trick that takes
-                    # the other card holds only cards of the other hands
+                    # the other card holds only cards of the other hands (as at a lead)
                     if pot < 0:
-                        pot = roem_potential_mask(hands[seat], hands[(seat + 1) & 3],
-                                                  hands[(seat + 2) & 3], hands[(seat + 3) & 3],
-                                                  0, trump)
+                        pot = play_roem_potential_mask(hands, seat, 0, 0, trump)
                     if (pot >> c) & 1 or (pot >> e) & 1:
                         continue
                     if trick_roem(table | (1 << c), trump) != trick_roem(table | (1 << e), trump):

@@ -33,9 +33,14 @@ SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
 FULL_DECK = 0xFFFFFFFF
 
 
+def is_bool(x) -> bool:
+    """A bool or numpy bool."""
+    return isinstance(x, (bool, np.bool_))
+
+
 def is_int(x) -> bool:
     """An int or numpy integer, not a bool."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+    return isinstance(x, (int, np.integer)) and not is_bool(x)
 
 
 def parse_suit(text: str) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .cards import is_int
+from .cards import is_bool, is_int
 from .errors import RulesError
 
 TRUMP_RULES = ("rotterdam", "amsterdam")
@@ -52,7 +52,7 @@ class Rules:
             raise RulesError("undertrump must be 'forbidden' or 'forced'",
                              token=str(self.undertrump))
         for name in ("trick_roem", "hand_roem", "double_spades", "long_runs_100"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
+            if not is_bool(getattr(self, name)):
                 raise RulesError(f"{name} must be true or false",
                                  token=str(getattr(self, name)))
         if not is_int(self.multiplier) or self.multiplier not in MULTIPLIERS:

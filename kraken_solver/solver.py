@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _kernels as K
-from .cards import SEATS, SUITS, card_str, cards_of, is_int, parse_card, parse_seat, \
+from .cards import SEATS, SUITS, card_str, cards_of, is_bool, is_int, parse_card, parse_seat, \
     parse_suit, sort_for_display
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, IllegalCardError, KrakenError
@@ -252,7 +252,7 @@ class Searcher:
             raise KrakenError("tt_bits must be a whole number from 4 to 28",
                               token=repr(tt_bits))
         for name, flag in (("use_tt", use_tt), ("near_cards", near_cards)):
-            if not isinstance(flag, (bool, np.bool_)):
+            if not is_bool(flag):
                 raise KrakenError(f"{name} must be True or False", token=repr(flag))
         size = 1 << int(tt_bits)
         # two int64 words an entry; the view starts on a 64-byte boundary so that every bucket
