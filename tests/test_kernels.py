@@ -12,6 +12,7 @@ import pytest
 
 import naive
 from kraken_solver import _kernels as K
+from kraken_solver.rules import as_rules
 from kraken_solver.solver import Position, Searcher
 
 SUITS = "SHDC"
@@ -180,6 +181,22 @@ def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
     searcher.gen = K.TT_GEN_LIMIT - 1
     searcher.context(Position(deal, 1, 0))               # a new trump: a new generation
     assert searcher.gen == 1 and not searcher.tt.any()
+
+
+def test_searcher_context_is_built_once_a_deal_and_trump():
+    searcher = Searcher(tt_bits=6)
+    deal = "N:AKQJ.T987.. .AKQJ.T987. ..AKQJ.T987 T987...AKQJ"
+    pos = Position(deal, 0, 0)
+    ctx = searcher.context(pos)
+    gen = searcher.gen
+    pos.play(pos.legal()[0])                            # the same deal, a card later
+    assert searcher.context(pos) is ctx and searcher.gen == gen
+    other = searcher.context(Position(deal, 2, 0))      # another trump
+    assert other is not ctx and searcher.gen == gen + 1
+    assert other[K.C_TRUMP] == 2 and ctx[K.C_TRUMP] == 0 and other[K.C_GEN] == gen + 1
+    rules = as_rules("kraken-amsterdam")
+    third = searcher.context(Position(deal, 2, 0, rules))   # other rules
+    assert third[K.C_AMSTERDAM] == 1 and other[K.C_AMSTERDAM] == 0
 
 
 def suit_class(byte: int, suit: int, trump: int, owner: list, roem_on: bool) -> tuple:
