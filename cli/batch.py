@@ -175,11 +175,11 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
     Simple trump-choice rules (longest suit, most trump points, holding the jack, ...):
     how often they pick a double-dummy best trump and what they cost per deal, in points.
     """
-    from kraken_solver.batch import read_results
+    from kraken_solver.batch import line_locator, read_results
     from kraken_solver.summary import format_summary, summarize, write_csv_tables, write_plots
     try:
         df = read_results(file)
-        s = summarize(df)
+        s = summarize(df, source=file, line_of=line_locator(file))
         click.echo(format_summary(s, source=file))
         if csv_dir:
             paths = write_csv_tables(s, csv_dir)

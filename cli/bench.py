@@ -58,6 +58,14 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check
                 raise KrakenError("--json and --check name the same file: the report would "
                                   "replace the values it is checked against", token=json_path)
             expected = load_report(check_path)
+        if json_path:
+            # a report that cannot be written fails now, not after the solves
+            folder = os.path.dirname(os.path.abspath(json_path))
+            if not os.path.isdir(folder):
+                raise KrakenError("--json: no such folder", token=folder)
+            if not os.access(folder, os.W_OK) or \
+                    (os.path.exists(json_path) and not os.access(json_path, os.W_OK)):
+                raise KrakenError("--json: cannot write there", token=json_path)
         rules = as_rules(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)

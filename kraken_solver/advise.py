@@ -51,6 +51,10 @@ from .deal import Deal
 from .errors import CardParseError, DealError, KrakenError, short_token
 from .rules import Rules, as_rules
 
+#: the most samples one advice takes: their scores are kept (8 bytes a sample and trump, 320 MB
+#: at this many) and ten million samples is days of one machine (about 36 a second)
+MAX_SAMPLES = 10**7
+
 
 # ----------------------------------------------------------------------------- input
 def parse_hand(text: str) -> int:
@@ -302,9 +306,9 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     else:
         first_i = as_seat(first)
     rules_r = as_rules(rules)
-    if not is_int(samples) or samples < 1:
-        raise KrakenError("the number of samples must be a whole number >= 1",
-                          token=repr(samples))
+    if not is_int(samples) or not 1 <= samples <= MAX_SAMPLES:
+        raise KrakenError(f"the number of samples must be a whole number from 1 to "
+                          f"{MAX_SAMPLES:,}", token=repr(samples))
     if not is_int(seed) or seed < 0:
         raise KrakenError("the seed must be a whole number >= 0", token=repr(seed))
     if workers is not None and (not is_int(workers) or workers < 1):
@@ -322,8 +326,8 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     with pool:
         # the samples do not depend on the chunks (sample i comes from the seed and i)
         chunk = max(1, min(GEN_BLOCK, -(-samples // (4 * max(1, pool.workers)))))
-        tasks = [(a, min(samples, a + chunk), seed, tuple(known_masks), first_i, rules_r,
-                  trumps) for a in range(0, samples, chunk)]
+        tasks = ((a, min(samples, a + chunk), seed, tuple(known_masks), first_i, rules_r,
+                  trumps) for a in range(0, samples, chunk))
         for res in pool.run(_advise_chunk, tasks):
             results.append(res)
             nodes += res["nodes"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .cards import SEATS, card_str, parse_card
 from .errors import KrakenError
-from .solver import Position, Searcher, as_played, as_seat
+from .solver import Position, Searcher, as_played, as_searcher, as_seat
 
 __all__ = ["CardReview", "SideStats", "PlaySummary", "analyse_play", "summarise_play",
            "plot_play", "require_matplotlib", "MATPLOTLIB_HINT", "TEAMS"]
@@ -112,7 +112,7 @@ def analyse_play(deal, trump, first, *, rules=None, played, searcher: Searcher |
     # check the whole record first: an illegal card is reported before any search
     Position(deal, trump, as_seat(first), rules, played)
     pos = Position(deal, trump, as_seat(first), rules)
-    searcher = searcher if searcher is not None else Searcher()
+    searcher = as_searcher(searcher, Searcher)
     value = searcher.value(pos, "score")
     reviews = []
     for i, card in enumerate(played):

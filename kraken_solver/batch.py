@@ -73,6 +73,9 @@ from .rules import Rules, as_rules
 
 #: deals drawn from one child of the seed's SeedSequence (fixed: deals never depend on it)
 GEN_BLOCK = 64
+#: the most deals one batch takes (a billion: about 150 days of one 2-core machine at 80
+#: deals/s; beyond that a mistyped number would only fill the memory with the chunk list)
+MAX_DEALS = 10**9
 #: default number of deals in one work chunk (one part file)
 CHUNK_SIZE = 64
 #: pit bonus used by the pit test; any pit margin is >= this, any other margin is far below
@@ -409,8 +412,9 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         return BatchConfig(deals=len(specs), seed=None, first=first_i, rules=rules_r,
                            objectives=objectives, chunk_size=int(chunk_size), fmt=fmt,
                            input=os.path.abspath(input), input_sha256=digest, _specs=specs)
-    if deals is None or int(deals) < 1:
-        raise KrakenError("the number of deals must be >= 1", token=str(deals))
+    if deals is None or int(deals) < 1 or int(deals) > MAX_DEALS:
+        raise KrakenError(f"the number of deals must be from 1 to {MAX_DEALS:,}",
+                          token=str(deals))
     if seed is None or int(seed) < 0:
         raise KrakenError("the seed must be a whole number >= 0", token=str(seed))
     return BatchConfig(deals=int(deals), seed=int(seed),
@@ -869,7 +873,9 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
         except OSError:
             pass
     done = _done_chunks(parts_dir, config.n_chunks)
-    todo = [k for k in range(config.n_chunks) if k not in done]
+    # the chunks still to solve, one at a time (a list of them all would grow with the deals)
+    n_todo = config.n_chunks - len(done)
+    todo = (k for k in range(config.n_chunks) if k not in done)
     done_deals = sum(config.chunk_range(k)[1] - config.chunk_range(k)[0] for k in done)
     if done:
         log(f"resuming: {len(done)} of {config.n_chunks} chunks ({done_deals} deals) done "
@@ -898,7 +904,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, cols, columns,
     solved = 0
     peak = 0.0
     bar = None
-    if todo:
+    if n_todo:
         entered = False
         try:
             with pool:          # leaving it stops the workers, before the error is handled
@@ -993,6 +999,19 @@ def read_results(path: str):
         raise KrakenError(f"cannot read the batch file: {e}", source=path) from None
     return check_results(df, source=path,
                          line_of=None if parquet else lambda row: _csv_line(path, row))
+
+
+def line_locator(path: str):
+    """For the errors of a batch file read by :func:`read_results`: a function from a data
+    row (0-based) to its line in a CSV file, or None for a Parquet file (rows are named)."""
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            if f.read(4) == b"PAR1":
+                return None
+    except OSError:
+        return None
+    return lambda row: _csv_line(path, row)
 
 
 def _csv_line(path: str, row: int) -> int | None:

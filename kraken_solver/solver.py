@@ -224,8 +224,14 @@ class Position:
 
     def final_value(self, objective: str) -> int:
         """The value of a finished deal (rules 18-19, 24).  Raises KrakenError for an objective
-        other than ``score`` and ``points``."""
-        if _check_objective(objective) == "points":
+        other than ``score`` and ``points``, or while cards are still to be played (a search
+        gives the value then: ``Searcher.value``)."""
+        _check_objective(objective)
+        if not self.over:
+            raise KrakenError("the deal is not finished: final_value needs every card played "
+                              "(Searcher.value or solve give the value of a position)",
+                              token=f"{sum(int(h).bit_count() for h in self.hands)} cards left")
+        if objective == "points":
             return self.past_dpoints
         m = self.rules.multiplier
         mp = self.margin_so_far
@@ -472,6 +478,17 @@ def default_searcher() -> Searcher:
     return _default_searcher
 
 
+def as_searcher(searcher, default=default_searcher) -> Searcher:
+    """``searcher`` if it is a :class:`Searcher`, ``default()`` for None.  Raises KrakenError
+    for anything else (a ValueError: bad input, not a crash later)."""
+    if searcher is None:
+        return default()
+    if not isinstance(searcher, Searcher):
+        raise KrakenError("searcher must be a Searcher (or None for the default one)",
+                          token=repr(searcher))
+    return searcher
+
+
 # ---------------------------------------------------------------- results
 @dataclass
 class SolveResult:
@@ -573,7 +590,7 @@ def solve(deal, trump, first, *, rules=None, objective: str = "score", played=()
     """
     _check_objective(objective)
     pos = Position(deal, trump, first, rules, played)
-    searcher = searcher or default_searcher()
+    searcher = as_searcher(searcher)
     t0 = time.perf_counter()
     n0 = searcher.nodes
     value = searcher.value(pos, objective)
@@ -622,7 +639,7 @@ class TrumpChoice:
 def trump_table(deal, first, *, rules=None, searcher: Searcher | None = None
                 ) -> list[TrumpChoice]:
     """Score and points for each of the four trumps the first player can choose (rule 3)."""
-    searcher = searcher or default_searcher()
+    searcher = as_searcher(searcher)
     rows = []
     for t in range(4):
         pos = Position(deal, t, first, rules)

@@ -306,23 +306,28 @@ CHOICE_RULES = (
 )
 
 
-def summarize(df, *, bin_width: int = 50) -> Summary:
+def summarize(df, *, bin_width: int = 50, source: str | None = None,
+              line_of=None) -> Summary:
     """Summarize a batch DataFrame (from :func:`kraken_solver.batch.read_results`).
 
     Every deal must have its four trump rows.  Returns a :class:`Summary`.  Raises
     KrakenError for an empty file, a bad value in a column it uses (:func:`check_results`,
-    naming the row) or a deal without all four trumps."""
+    naming the row) or a deal without all four trumps (naming its first row).  ``source``
+    and ``line_of`` (row -> line, :func:`kraken_solver.batch.line_locator`) place the errors
+    in the file."""
     import pandas as pd
 
     if len(df) == 0:
-        raise KrakenError("the batch file has no rows")
-    df, hands = _check(df.reset_index(drop=True))
+        raise KrakenError("the batch file has no rows", source=source)
+    df, hands = _check(df.reset_index(drop=True), source, line_of)
     counts = df.groupby("deal_id")["trump"].nunique()
     bad = counts[counts != 4]
-    if len(bad) or df.groupby("deal_id").size().ne(4).any():
-        first_bad = bad.index[0] if len(bad) else df.groupby("deal_id").size().ne(4).idxmax()
-        raise KrakenError("every deal needs its four trump rows (an unfinished file?)",
-                          token=f"deal_id {first_bad}")
+    sizes = df.groupby("deal_id").size()
+    if len(bad) or sizes.ne(4).any():
+        first_bad = bad.index[0] if len(bad) else sizes.ne(4).idxmax()
+        row = int(np.argmax((df["deal_id"] == first_bad).to_numpy()))
+        raise _bad_value("trump", "every deal needs its four trump rows, one a trump (an "
+                         "unfinished file?)", row, f"deal_id {first_bad}", source, line_of)
     has_points = "points" in df.columns
     has_pit = "pit" in df.columns
     feats = _hand_features(df, hands)

@@ -478,3 +478,21 @@ def test_suit_symbols_sets_and_use_tt():
             Searcher(use_tt=bad)
         with pytest.raises(KrakenError, match="near_cards must be True or False"):
             Searcher(near_cards=bad)
+
+
+def test_a_searcher_that_is_not_one_and_final_value_too_early_are_input_errors():
+    from kraken_solver import Position, trump_table
+    from kraken_solver.analyse import analyse_play
+    deal = "N:AKQJ.T987.. .AKQJ.T987. ..AKQJ.T987 T987...AKQJ"
+    for call in (lambda: solve(deal, "S", "N", searcher="x"),
+                 lambda: trump_table(deal, "N", searcher=3),
+                 lambda: analyse_play(deal, "S", "N", played=[], searcher=object())):
+        with pytest.raises(KrakenError, match="searcher must be a Searcher"):
+            call()
+    pos = Position(deal, "S", "N")
+    with pytest.raises(KrakenError, match="not finished") as info:
+        pos.final_value("score")
+    assert info.value.token == "32 cards left"
+    while not pos.over:
+        pos.play(pos.legal()[0])
+    assert pos.final_value("points") == pos.past_dpoints

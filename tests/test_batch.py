@@ -605,3 +605,27 @@ def test_summarize_refuses_a_file_that_is_not_a_regular_file(tmp_path):
         in r.stderr
     with pytest.raises(KrakenError, match="this is a directory"):
         read_results(tmp_path)
+
+
+def test_absurd_counts_are_refused_before_any_work(tmp_path):
+    """A mistyped --deals (or --samples) is refused at once: the chunk list is never built."""
+    out = tmp_path / "huge.csv"
+    res = CliRunner().invoke(main, ["--deals", str(10**20), "--out", str(out), "--quiet"])
+    assert res.exit_code == 1 and "from 1 to 1,000,000,000" in res.output
+    assert not out.exists() and not (tmp_path / "huge.csv.parts").exists()
+    with pytest.raises(KrakenError, match="number of deals"):
+        make_config(deals=10**9 + 1, seed=1)
+    assert make_config(deals=10**9, seed=1).n_chunks == -(-10**9 // 64)
+    from kraken_solver.advise import MAX_SAMPLES, advise
+    with pytest.raises(KrakenError, match="number of samples"):
+        advise("AJ9.K7.T8.A", samples=MAX_SAMPLES + 1)
+
+
+def test_summarize_names_the_line_of_a_deal_without_its_four_trumps(reference, tmp_path):
+    lines = reference.read_text().splitlines(keepends=True)
+    bad = tmp_path / "missing.csv"
+    bad.write_text("".join(lines[:6] + lines[7:]))      # deal 1 loses its second trump row
+    res = CliRunner().invoke(main, ["summarize", str(bad)])
+    assert res.exit_code == 1
+    assert f"{bad}, line 6: column 'trump': every deal needs its four trump rows" in res.output
+    assert "deal_id 1" in res.output

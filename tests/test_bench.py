@@ -218,3 +218,11 @@ def test_cli_ctrl_c_exits_130(monkeypatch):
     res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed1"])
     assert res.exit_code == 130 and res.stdout == ""
     assert res.stderr.strip() == "kraken-bench: interrupted"
+
+
+def test_a_json_report_that_cannot_be_written_fails_before_solving(tmp_path):
+    where = tmp_path / "no-such-folder" / "report.json"
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed2", "--quiet",
+                                          "--json", str(where)])
+    assert res.exit_code == 1 and "--json: no such folder" in res.output
+    assert "median" not in res.output
