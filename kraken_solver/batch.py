@@ -997,8 +997,7 @@ def read_results(path: str):
         raise
     except (OSError, ValueError) as e:
         raise KrakenError(f"cannot read the batch file: {e}", source=path) from None
-    return check_results(df, source=path,
-                         line_of=None if parquet else lambda row: _csv_line(path, row))
+    return check_results(df, source=path, line_of=None if parquet else line_locator(path))
 
 
 def line_locator(path: str):
