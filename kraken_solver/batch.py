@@ -984,8 +984,7 @@ def read_results(path: str):
             # a device such as /dev/zero would be read until the memory is full
             raise KrakenError(f"a batch file is a regular file; this is {_file_kind(st.st_mode)}",
                               source=path)
-        with open(path, "rb") as f:
-            parquet = f.read(4) == b"PAR1"
+        parquet = _is_parquet(path)
         if parquet:
             require_pyarrow()
             df = pd.read_parquet(path)
@@ -997,17 +996,24 @@ def read_results(path: str):
         raise
     except (OSError, ValueError) as e:
         raise KrakenError(f"cannot read the batch file: {e}", source=path) from None
-    return check_results(df, source=path, line_of=None if parquet else line_locator(path))
+    return check_results(df, source=path,
+                         line_of=None if parquet else lambda row: _csv_line(path, row))
+
+
+def _is_parquet(path: str) -> bool:
+    """Does the file start as a Parquet file does (its magic bytes)?  Raises OSError."""
+    with open(path, "rb") as f:
+        return f.read(4) == b"PAR1"
 
 
 def line_locator(path: str):
     """For the errors of a batch file read by :func:`read_results`: a function from a data
-    row (0-based) to its line in a CSV file, or None for a Parquet file (rows are named)."""
+    row (0-based) to its line in a CSV file, or None for a Parquet file (rows are named) or
+    one that cannot be read."""
     path = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            if f.read(4) == b"PAR1":
-                return None
+        if _is_parquet(path):
+            return None
     except OSError:
         return None
     return lambda row: _csv_line(path, row)
