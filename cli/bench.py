@@ -33,6 +33,10 @@ from kraken_solver.rules import as_rules
 @click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N deals.")
 @click.option("--tt-bits", type=click.IntRange(8, 26), default=None,
               help="Transposition table of 2**BITS entries (default 18).")
+@click.option("--repeat", type=click.IntRange(1, 100), default=1, show_default=True,
+              help="Solve each (deal, trump) N times in a row, each from an empty table, and "
+                   "time its fastest run (the slower runs are the machine's other work); the "
+                   "report adds how much slower the slowest runs were.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
               help="Write the report (with every value) as JSON here.")
 @click.option("--check", "check_path", type=click.Path(exists=True, dir_okay=False),
@@ -41,7 +45,8 @@ from kraken_solver.rules import as_rules
               help="No progress on stderr (it is shown only when stderr is a terminal).")
 @click.version_option(__version__, prog_name="kraken-bench")
 @guard_output("kraken-bench")
-def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check_path, quiet):
+def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_path, check_path,
+         quiet):
     """Time the exact solver on a fixed suite of deals, all four trumps each."""
     # progress only on a terminal: a log or a pipe gets the report alone
     quiet = quiet or not sys.stderr.isatty()
@@ -70,7 +75,7 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, json_path, check
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
         report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
-                           progress=progress)
+                           repeat=repeat, progress=progress)
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)

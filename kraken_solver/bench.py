@@ -9,7 +9,8 @@ own first player, trump and rules tags are not used).  The runner reports
 the number of solves; median, p95 and max milliseconds per (deal, trump) solve; mean and max
 nodes; nodes per second; the Numba load/compile time (timed apart, never mixed into solve
 times); peak memory; and a checksum of the values, so that a speed-up is proven to give the
-same answers (compare with ``--check``).
+same answers (compare with ``--check``).  With ``--repeat N`` each solve is timed N times from an
+empty table and keeps its fastest run, for a figure that a busy machine moves less.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 
 import numpy as np
 
+from .cards import is_int
 from .deal import Deal
 from .errors import KrakenError
 from .rules import Rules, as_rules
@@ -90,8 +92,17 @@ def checksum(values) -> str:
 
 
 def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = None,
-              tt_bits: int | None = None, progress=None) -> dict:
-    """Solve every (deal, trump) of a suite; return the report as a dict (times in ms)."""
+              tt_bits: int | None = None, repeat: int = 1, progress=None) -> dict:
+    """Solve every (deal, trump) of a suite; return the report as a dict (times in ms).
+
+    ``repeat``: each solve runs that many times in a row, each from an empty table
+    (``Searcher.clear``), and its time is the fastest run's (timeit's rule: the slower runs
+    are the machine's other work, not the solver's); the report's ``run_spread_median`` and
+    ``run_spread_p90`` give how much slower a solve's slowest run was than its fastest
+    (a fraction).  Raises KrakenError unless ``repeat`` is a whole number from 1 to 100, and
+    RuntimeError if two runs of one solve differ in value or nodes (a bug)."""
+    if not is_int(repeat) or not 1 <= repeat <= 100:
+        raise KrakenError("repeat must be a whole number from 1 to 100", token=repr(repeat))
     deals = suite_deals(name, limit)
     # load (or compile) the kernels once, timed apart from the solves
     t0 = time.perf_counter()
@@ -99,15 +110,27 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
     warm.value(Position("N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q", 0, 0, rules), objective)
     compile_s = time.perf_counter() - t0
     searcher = Searcher(tt_bits=tt_bits) if tt_bits else Searcher()
-    ms, nodes, values = [], [], []
+    ms, nodes, values, spread = [], [], [], []
     for i, deal in enumerate(deals):
         for trump in range(4):
-            pos = Position(deal, trump, 0, rules)
-            n0 = searcher.nodes
-            t = time.perf_counter()
-            values.append(searcher.value(pos, objective))
-            ms.append((time.perf_counter() - t) * 1000.0)
-            nodes.append(searcher.nodes - n0)
+            runs = []
+            for r in range(repeat):
+                pos = Position(deal, trump, 0, rules)
+                searcher.clear()
+                n0 = searcher.nodes
+                t = time.perf_counter()
+                value = searcher.value(pos, objective)
+                runs.append((time.perf_counter() - t) * 1000.0)
+                n = searcher.nodes - n0
+                if r == 0:
+                    values.append(value)
+                    nodes.append(n)
+                elif (value, n) != (values[-1], nodes[-1]):  # pragma: no cover - a bug
+                    raise RuntimeError(f"deal {i}, trump {'SHDC'[trump]}: run {r + 1} gave "
+                                       f"{value} in {n} nodes, run 1 {values[-1]} in "
+                                       f"{nodes[-1]}")
+            ms.append(min(runs))
+            spread.append(max(runs) / min(runs) - 1.0 if min(runs) > 0 else 0.0)
         if progress:
             progress(i + 1, len(deals))
     ms_a = np.array(ms)
@@ -115,11 +138,13 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
     return {
         "suite": suite_name(name), "deals": len(deals),
         "deals_checksum": deals_checksum(deals), "solves": len(ms), "rules": rules.name,
-        "objective": objective, "first": "N",
+        "objective": objective, "first": "N", "repeat": repeat,
         "median_ms": float(np.median(ms_a)), "p95_ms": float(np.percentile(ms_a, 95)),
         "max_ms": float(ms_a.max()), "mean_ms": float(ms_a.mean()),
         "mean_nodes": float(nodes_a.mean()), "median_nodes": float(np.median(nodes_a)),
         "max_nodes": int(nodes_a.max()),
+        "run_spread_median": float(np.median(spread)) if repeat > 1 else None,
+        "run_spread_p90": float(np.percentile(spread, 90)) if repeat > 1 else None,
         "nodes_per_s": float(nodes_a.sum() / (ms_a.sum() / 1000.0)) if ms_a.sum() else 0.0,
         "compile_or_load_s": compile_s,
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
@@ -130,11 +155,19 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
 
 
 def format_report(r: dict) -> str:
-    return "\n".join([
+    repeat = r.get("repeat", 1)
+    which = f" (the fastest of {repeat} runs)" if repeat > 1 else ""
+    lines = [
         f"suite {r['suite']}: {r['deals']} deals x 4 trumps = {r['solves']} solves, "
         f"rules {r['rules']}, objective {r['objective']}",
-        f"  ms per solve: median {r['median_ms']:.2f}  p95 {r['p95_ms']:.2f}  "
+        f"  ms per solve{which}: median {r['median_ms']:.2f}  p95 {r['p95_ms']:.2f}  "
         f"max {r['max_ms']:.2f}  mean {r['mean_ms']:.2f}",
+    ]
+    if repeat > 1:
+        lines.append(f"  slowest run of a solve over its fastest: median "
+                     f"+{100 * r['run_spread_median']:.0f}%  p90 "
+                     f"+{100 * r['run_spread_p90']:.0f}% (the machine's noise)")
+    return "\n".join(lines + [
         f"  nodes: mean {r['mean_nodes']:.0f}  median {r['median_nodes']:.0f}  "
         f"max {r['max_nodes']}  ({r['nodes_per_s'] / 1e6:.2f} M nodes/s)",
         f"  Numba load/compile (apart): {r['compile_or_load_s']:.2f} s;  "

@@ -275,6 +275,11 @@ class Searcher:
         self._ctx = None
         self._codes = None
 
+    def clear(self) -> None:
+        """Forget every table entry: the next search starts a new table generation, as for a
+        new deal (``kraken-bench --repeat`` times a solve again from the same start)."""
+        self._context = None
+
     def context(self, pos: Position) -> np.ndarray:
         """The kernel ctx array for this position's deal, trump and rules.  A new deal, first
         player, rules set or trump starts a new table generation (old entries no longer match)

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kraken_solver.bench import (check_against, checksum, deals_checksum, random_deals, run_suite,
-                                 suite_deals)
+from kraken_solver.bench import (check_against, checksum, deals_checksum, format_report,
+                                 random_deals, run_suite, suite_deals)
 from kraken_solver.cli.bench import main as bench_main
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import Rules
@@ -119,6 +119,31 @@ def test_a_deal_file_is_a_suite(tmp_path):
     other.write_text("\n".join(str(d) for d in random_deals(2, 6)) + "\n")
     problems = check_against(run_suite(str(other), Rules(), "points"), str(stored))
     assert problems and problems[0].startswith("suite: the deals differ")
+
+
+def test_repeat_times_the_fastest_run_of_the_same_work():
+    """--repeat solves each (deal, trump) again from an empty table: the same values and
+    nodes as one run (not the table's memory of the run before), a time per solve that is
+    the fastest run's, and the spread between the runs."""
+    once = run_suite("random-2-seed3", Rules(), "score")
+    thrice = run_suite("random-2-seed3", Rules(), "score", repeat=3)
+    assert thrice["values"] == once["values"] and thrice["checksum"] == once["checksum"]
+    for key in ("mean_nodes", "median_nodes", "max_nodes"):
+        assert thrice[key] == once[key]
+    assert once["repeat"] == 1 and once["run_spread_median"] is None
+    assert thrice["repeat"] == 3
+    assert 0.0 <= thrice["run_spread_median"] <= thrice["run_spread_p90"]
+    assert "the fastest of 3 runs" in format_report(thrice)
+    assert "fastest" not in format_report(once)
+    for bad in (0, 101, 2.5, "3", True):
+        with pytest.raises(KrakenError, match="repeat must be"):
+            run_suite("random-1-seed3", Rules(), "score", repeat=bad)
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed3", "--quiet",
+                                          "--repeat", "0"])
+    assert res.exit_code == 2 and "--repeat" in res.output and "Traceback" not in res.output
+    res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed3", "--quiet",
+                                          "--repeat", "2"])
+    assert res.exit_code == 0 and "the fastest of 2 runs" in res.output
 
 
 def test_check_is_read_before_solving_and_never_overwritten(tmp_path):

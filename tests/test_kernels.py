@@ -197,6 +197,11 @@ def test_searcher_context_is_built_once_a_deal_and_trump():
     rules = as_rules("kraken-amsterdam")
     third = searcher.context(Position(deal, 2, 0, rules))   # other rules
     assert third[K.C_AMSTERDAM] == 1 and other[K.C_AMSTERDAM] == 0
+    # clear(): the same position again, but from a new generation (an empty table)
+    gen = searcher.gen
+    searcher.clear()
+    fourth = searcher.context(Position(deal, 2, 0, rules))
+    assert searcher.gen == gen + 1 and fourth[K.C_GEN] == gen + 1
 
 
 def suit_class(byte: int, suit: int, trump: int, owner: list, roem_on: bool) -> tuple:
