@@ -1273,6 +1273,31 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                                            ND[k], dteam, pit, last_bonus, roem_on)
                     phase = 1
                     continue
+                if use_tt_all:
+                    # the table first, then the bounds below against the window it narrowed
+                    # (the other way round: 2-3% more nodes and 1-2% more time, paired).
+                    # KEY and SLOT were set when the trick was completed (and the slot
+                    # prefetched before its last card was chosen)
+                    key = KEY[ply]
+                    slot = SLOT[ply]
+                    USETT[ply] = 1
+                    found, lo, hi = tt_probe(tt, slot, key, gen)
+                    if found:
+                        tt_hits += 1
+                        if lo >= B[ply] or lo == hi:
+                            ret = lo
+                            phase = 1
+                            continue
+                        if hi <= A[ply]:
+                            ret = hi
+                            phase = 1
+                            continue
+                        if lo > A[ply]:
+                            A[ply] = lo
+                        if hi < B[ply]:
+                            B[ply] = hi
+                    A0[ply] = A[ply]
+                    B0[ply] = B[ply]
                 # bounds from the points (and roem) still to come; the roem bound is only
                 # worked out where it can decide something
                 rest = last_bonus + REST[ply]
@@ -1307,29 +1332,6 @@ def search(hands, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_in,
                     ret = ub
                     phase = 1
                     continue
-                if use_tt_all:
-                    # KEY and SLOT were set when the trick was completed (and the slot
-                    # prefetched before its last card was chosen)
-                    key = KEY[ply]
-                    slot = SLOT[ply]
-                    USETT[ply] = 1
-                    found, lo, hi = tt_probe(tt, slot, key, gen)
-                    if found:
-                        tt_hits += 1
-                        if lo >= B[ply] or lo == hi:
-                            ret = lo
-                            phase = 1
-                            continue
-                        if hi <= A[ply]:
-                            ret = hi
-                            phase = 1
-                            continue
-                        if lo > A[ply]:
-                            A[ply] = lo
-                        if hi < B[ply]:
-                            B[ply] = hi
-                    A0[ply] = A[ply]
-                    B0[ply] = B[ply]
                 if ncards == 8:
                     ret = two_tricks_value(hands, LD[k], trump, pw, pts, higher_than, amsterdam,
                                            ut_forced, md, FL[k], ND[k], dteam, pit, last_bonus,
