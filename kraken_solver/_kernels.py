@@ -39,7 +39,7 @@ its searched twin gave, moved by the difference, already keeps it out of the win
 Bounds at a trick boundary: the card points still to come, those of the trumps a team is sure
 to take counted for that team (``sure_trump_points``); the roem that can still fall, where
 that can decide something; and the pit only while D has lost no trick and the defenders hold
-no such trump.
+no such trump.  They are tested after the table's probe, against the window its bounds narrowed.
 """
 
 from __future__ import annotations
