@@ -129,8 +129,9 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
                     raise RuntimeError(f"deal {i}, trump {'SHDC'[trump]}: run {r + 1} gave "
                                        f"{value} in {n} nodes, run 1 {values[-1]} in "
                                        f"{nodes[-1]}")
-            ms.append(min(runs))
-            spread.append(max(runs) / min(runs) - 1.0 if min(runs) > 0 else 0.0)
+            fastest = min(runs)
+            ms.append(fastest)
+            spread.append(max(runs) / fastest - 1.0 if fastest > 0 else 0.0)
         if progress:
             progress(i + 1, len(deals))
     ms_a = np.array(ms)
