@@ -1,0 +1,146 @@
+"""kraken-solver against a plain alpha-beta in C, timed in turn on the same deals.
+
+Issue 4 states its `points` target against a yardstick: a plain double-dummy alpha-beta in C
+with a transposition table at trick boundaries and simple move ordering (about 0.7 M nodes per
+(deal, trump) at the median), which kraken-solver should beat 20 times over.  The speed of a
+small shared machine drifts by up to 2x within minutes, so absolute milliseconds from
+different moments compare badly; the two solvers timed on the same deals in the same minutes
+do not have that problem.
+
+``baseline/plain_alphabeta.c`` is that yardstick (objective ``points``, rules
+``klaverjas-rotterdam`` without trick roem, N first).  This script compiles it with ``gcc -O2``
+(``--cc`` to choose the compiler), then solves a suite as ``kraken-bench`` names them
+(``random-N-seedS`` or a deal file of full deals; all four trumps) in chunks of deals, each chunk first by the C program and then by kraken-solver (one
+Searcher, as ``kraken-bench`` uses), so both see the same phases of the machine.  It exits 1 if
+any value differs (the C program is also an independent check of the ``points`` values), and
+prints per solver the median, p95 and mean ms per solve and the median nodes, then the ratios
+of the medians and of the means, and the median over chunks of the chunk's ratio of medians.
+
+    python benchmarks/baseline_ratio.py --suite random-1000-seed1
+    python benchmarks/baseline_ratio.py --suite random-100-seed1 --chunk 10 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from kraken_solver.bench import suite_deals
+from kraken_solver.errors import KrakenError
+from kraken_solver.rules import Rules
+from kraken_solver.solver import Position, Searcher
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "baseline", "plain_alphabeta.c")
+
+
+def build(cc: str, into: str) -> str:
+    """Compile the C yardstick with ``cc -O2`` into the directory ``into``; its path.
+    Raises SystemExit with a message if the compiler is missing or fails."""
+    exe = os.path.join(into, "plain_alphabeta")
+    try:
+        subprocess.run([cc, "-O2", "-o", exe, SOURCE], check=True)
+    except FileNotFoundError:
+        sys.exit(f"no C compiler {cc!r} on this machine (--cc chooses another)")
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"{cc} could not compile {SOURCE} (exit {e.returncode})")
+    return exe
+
+
+def run_c(exe: str, deals) -> list[tuple[int, int, float]]:
+    """(value, nodes, ms) for each (deal, trump) of ``deals``, trumps S H D C in turn."""
+    lines = "".join(f"{d.hands[0]} {d.hands[1]} {d.hands[2]} {d.hands[3]} {t}\n"
+                    for d in deals for t in range(4))
+    out = subprocess.run([exe], input=lines, capture_output=True, text=True, check=True).stdout
+    rows = [line.split() for line in out.splitlines() if line.strip()]
+    return [(int(v), int(n), int(us) / 1000.0) for v, n, us in rows]
+
+
+def run_kraken(searcher: Searcher, rules: Rules, deals) -> list[tuple[int, int, float]]:
+    rows = []
+    for deal in deals:
+        for trump in range(4):
+            pos = Position(deal, trump, 0, rules)
+            n0 = searcher.nodes
+            t = time.perf_counter()
+            value = searcher.value(pos, "points")
+            ms = (time.perf_counter() - t) * 1000.0
+            rows.append((value, searcher.nodes - n0, ms))
+    return rows
+
+
+def stats(rows) -> dict:
+    ms = np.array([r[2] for r in rows])
+    nodes = np.array([r[1] for r in rows])
+    return {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95)),
+            "mean_ms": float(ms.mean()), "median_nodes": float(np.median(nodes)),
+            "mean_nodes": float(nodes.mean())}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", default="random-1000-seed1",
+                    help="random-N-seedS or a deal file, as for kraken-bench (default: %(default)s)")
+    ap.add_argument("--chunk", type=int, default=25, help="deals a turn (default: %(default)s)")
+    ap.add_argument("--cc", default="gcc", help="C compiler (default: %(default)s)")
+    ap.add_argument("--json", help="also write the figures here")
+    args = ap.parse_args(argv)
+    if args.chunk < 1:
+        ap.error("--chunk must be at least 1")
+    try:
+        deals = suite_deals(args.suite)
+    except KrakenError as e:
+        ap.error(str(e))
+    rules = Rules.preset("klaverjas-rotterdam", trick_roem=False)
+    searcher = Searcher()
+    searcher.value(Position(deals[0], 0, 0, rules), "points")   # load the kernels first
+    c_rows, k_rows, chunk_ratios = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build(args.cc, tmp)
+        for i in range(0, len(deals), args.chunk):
+            part = deals[i:i + args.chunk]
+            c = run_c(exe, part)
+            k = run_kraken(searcher, rules, part)
+            for j, (x, y) in enumerate(zip(c, k)):
+                if x[0] != y[0]:
+                    d, t = divmod(i * 4 + j, 4)
+                    print(f"deal {d}, trump {'SHDC'[t]}: C {x[0]}, kraken-solver {y[0]}",
+                          file=sys.stderr)
+                    return 1
+            c_rows += c
+            k_rows += k
+            chunk_ratios.append(np.median([r[2] for r in c]) / np.median([r[2] for r in k]))
+            print(f"\r{min(i + args.chunk, len(deals))}/{len(deals)} deals", end="",
+                  file=sys.stderr)
+    print(file=sys.stderr)
+    cs, ks = stats(c_rows), stats(k_rows)
+    report = {"suite": args.suite, "solves": len(k_rows), "objective": "points",
+              "rules": rules.name, "plain_c": cs, "kraken_solver": ks,
+              "ratio_of_medians": cs["median_ms"] / ks["median_ms"],
+              "ratio_of_means": cs["mean_ms"] / ks["mean_ms"],
+              "median_chunk_ratio": float(np.median(chunk_ratios)),
+              "node_ratio_of_medians": cs["median_nodes"] / ks["median_nodes"]}
+    print(f"suite {args.suite}: {len(k_rows)} solves, objective points, rules {rules.name}; "
+          f"values equal")
+    for name, s in (("plain alpha-beta (C)", cs), ("kraken-solver", ks)):
+        print(f"  {name:21s} ms per solve: median {s['median_ms']:.2f}  p95 {s['p95_ms']:.2f}"
+              f"  mean {s['mean_ms']:.2f};  median nodes {s['median_nodes']:.0f}")
+    print(f"  kraken-solver is {report['ratio_of_medians']:.1f}x faster at the median "
+          f"({report['ratio_of_means']:.1f}x in mean time; median over chunks "
+          f"{report['median_chunk_ratio']:.1f}x), with {report['node_ratio_of_medians']:.1f}x "
+          f"fewer nodes at the median")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
