@@ -8,13 +8,15 @@ different moments compare badly; the two solvers timed on the same deals in the 
 do not have that problem.
 
 ``baseline/plain_alphabeta.c`` is that yardstick (objective ``points``, rules
-``klaverjas-rotterdam`` without trick roem, N first).  This script compiles it with ``gcc -O2``
+``klaverjas-rotterdam`` without trick roem, N first). This script compiles it with ``gcc -O2``
 (``--cc`` to choose the compiler), then solves a suite as ``kraken-bench`` names them
-(``random-N-seedS`` or a deal file of full deals; all four trumps) in chunks of deals, each chunk first by the C program and then by kraken-solver (one
-Searcher, as ``kraken-bench`` uses), so both see the same phases of the machine.  It exits 1 if
-any value differs (the C program is also an independent check of the ``points`` values), and
-prints per solver the median, p95 and mean ms per solve and the median nodes, then the ratios
-of the medians and of the means, and the median over chunks of the chunk's ratio of medians.
+(``random-N-seedS`` or a deal file of full deals; all four trumps) in chunks of deals, each
+chunk first by the C program and then by kraken-solver (one Searcher, as ``kraken-bench``
+uses), so both see the same phases of the machine. It exits 1 if any value differs (the C
+program is also an independent check of the ``points`` values) or the C program cannot be built
+or run, 2 for a bad option; it prints per solver the median, p95 and mean ms per solve and the
+median nodes, then the ratios of the medians and of the means, and the median over chunks of
+the chunk's ratio of medians.
 
     python benchmarks/baseline_ratio.py --suite random-1000-seed1
     python benchmarks/baseline_ratio.py --suite random-100-seed1 --chunk 10 --json out.json
@@ -41,16 +43,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "baseline", "plain_alphabeta.c")
 
 
+class YardstickError(Exception):
+    """The C program could not be built or run, or gave something other than its results."""
+
+
 def build(cc: str, into: str) -> str:
     """Compile the C yardstick with ``cc -O2`` into the directory ``into``; its path.
-    Raises SystemExit with a message if the compiler is missing or fails."""
+    Raises YardstickError if the compiler cannot be run, fails, or makes no program."""
     exe = os.path.join(into, "plain_alphabeta")
     try:
-        subprocess.run([cc, "-O2", "-o", exe, SOURCE], check=True)
-    except FileNotFoundError:
-        sys.exit(f"no C compiler {cc!r} on this machine (--cc chooses another)")
-    except subprocess.CalledProcessError as e:
-        sys.exit(f"{cc} could not compile {SOURCE} (exit {e.returncode})")
+        done = subprocess.run([cc, "-O2", "-o", exe, SOURCE], capture_output=True, text=True)
+    except OSError as e:
+        raise YardstickError(f"cannot run the C compiler {cc!r} ({e.strerror}); --cc chooses "
+                             "another") from None
+    if done.returncode != 0 or not os.access(exe, os.X_OK):
+        raise YardstickError(f"{cc!r} did not compile {SOURCE} (exit {done.returncode}): "
+                             f"{done.stderr.strip() or 'no program was written'}")
     return exe
 
 
@@ -58,9 +66,16 @@ def run_c(exe: str, deals) -> list[tuple[int, int, float]]:
     """(value, nodes, ms) for each (deal, trump) of ``deals``, trumps S H D C in turn."""
     lines = "".join(f"{d.hands[0]} {d.hands[1]} {d.hands[2]} {d.hands[3]} {t}\n"
                     for d in deals for t in range(4))
-    out = subprocess.run([exe], input=lines, capture_output=True, text=True, check=True).stdout
-    rows = [line.split() for line in out.splitlines() if line.strip()]
-    return [(int(v), int(n), int(us) / 1000.0) for v, n, us in rows]
+    done = subprocess.run([exe], input=lines, capture_output=True, text=True)
+    rows = [line.split() for line in done.stdout.splitlines()]
+    try:
+        if done.returncode != 0 or len(rows) != 4 * len(deals):
+            raise ValueError
+        return [(int(v), int(n), int(us) / 1000.0) for v, n, us in rows]
+    except ValueError:
+        raise YardstickError(f"the C program failed (exit {done.returncode}; {len(rows)} lines "
+                             f"for {4 * len(deals)} solves): "
+                             f"{done.stderr.strip() or done.stdout[:200]!r}") from None
 
 
 def run_kraken(searcher: Searcher, rules: Rules, deals) -> list[tuple[int, int, float]]:
@@ -87,38 +102,56 @@ def stats(rows) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", default="random-1000-seed1",
-                    help="random-N-seedS or a deal file, as for kraken-bench (default: %(default)s)")
+                    help="random-N-seedS or a deal file, as for kraken-bench "
+                         "(default: %(default)s)")
     ap.add_argument("--chunk", type=int, default=25, help="deals a turn (default: %(default)s)")
     ap.add_argument("--cc", default="gcc", help="C compiler (default: %(default)s)")
     ap.add_argument("--json", help="also write the figures here")
     args = ap.parse_args(argv)
     if args.chunk < 1:
         ap.error("--chunk must be at least 1")
+    if args.json is not None:
+        # a report that cannot be written fails now, not after the solves
+        folder = os.path.dirname(os.path.abspath(args.json))
+        if not args.json or os.path.isdir(args.json) or not os.path.isdir(folder) \
+                or not os.access(folder, os.W_OK) \
+                or (os.path.exists(args.json) and not os.access(args.json, os.W_OK)):
+            ap.error(f"--json: cannot write a file there: {args.json!r}")
     try:
         deals = suite_deals(args.suite)
     except KrakenError as e:
         ap.error(str(e))
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            return compare(build(args.cc, tmp), deals, args)
+        except YardstickError as e:
+            print(f"baseline_ratio.py: error: {e}", file=sys.stderr)
+            return 1
+
+
+def compare(exe: str, deals, args) -> int:
+    """Time the C program ``exe`` and kraken-solver on ``deals`` in turn; print (and with
+    ``args.json`` save) the figures.  Returns 1 if a value differs, else 0."""
     rules = Rules.preset("klaverjas-rotterdam", trick_roem=False)
     searcher = Searcher()
     searcher.value(Position(deals[0], 0, 0, rules), "points")   # load the kernels first
     c_rows, k_rows, chunk_ratios = [], [], []
-    with tempfile.TemporaryDirectory() as tmp:
-        exe = build(args.cc, tmp)
-        for i in range(0, len(deals), args.chunk):
-            part = deals[i:i + args.chunk]
-            c = run_c(exe, part)
-            k = run_kraken(searcher, rules, part)
-            for j, (x, y) in enumerate(zip(c, k)):
-                if x[0] != y[0]:
-                    d, t = divmod(i * 4 + j, 4)
-                    print(f"deal {d}, trump {'SHDC'[t]}: C {x[0]}, kraken-solver {y[0]}",
-                          file=sys.stderr)
-                    return 1
-            c_rows += c
-            k_rows += k
-            chunk_ratios.append(np.median([r[2] for r in c]) / np.median([r[2] for r in k]))
-            print(f"\r{min(i + args.chunk, len(deals))}/{len(deals)} deals", end="",
-                  file=sys.stderr)
+    for i in range(0, len(deals), args.chunk):
+        part = deals[i:i + args.chunk]
+        c = run_c(exe, part)
+        k = run_kraken(searcher, rules, part)
+        for j, (x, y) in enumerate(zip(c, k, strict=True)):
+            if x[0] != y[0]:
+                d, t = divmod(i * 4 + j, 4)
+                print(f"\nvalues differ: deal {d}, trump {'SHDC'[t]}: C {x[0]}, "
+                      f"kraken-solver {y[0]}",
+                      file=sys.stderr)
+                return 1
+        c_rows += c
+        k_rows += k
+        chunk_ratios.append(np.median([r[2] for r in c]) / np.median([r[2] for r in k]))
+        print(f"\r{min(i + args.chunk, len(deals))}/{len(deals)} deals", end="",
+              file=sys.stderr)
     print(file=sys.stderr)
     cs, ks = stats(c_rows), stats(k_rows)
     report = {"suite": args.suite, "solves": len(k_rows), "objective": "points",
@@ -137,8 +170,12 @@ def main(argv=None) -> int:
           f"{report['median_chunk_ratio']:.1f}x), with {report['node_ratio_of_medians']:.1f}x "
           f"fewer nodes at the median")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=1)
+        try:
+            with open(args.json, "w") as f:
+                json.dump(report, f, indent=1)
+        except OSError as e:
+            raise YardstickError(f"--json: cannot write {args.json!r} ({e.strerror}); the "
+                                 "figures are above") from None
     return 0
 
 

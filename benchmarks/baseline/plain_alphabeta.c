@@ -12,7 +12,9 @@
  *
  * Input on stdin, one (deal, trump) a line: "h0 h1 h2 h3 trump", the hands of N E S W as
  * 32-bit card masks (bit suit*8 + rank, ranks 7 8 9 T J Q K A = 0..7, suits S H D C = 0..3).
- * Output, a line each: "value nodes microseconds".
+ * Output, a line each: "value nodes microseconds".  A line that is not five whole numbers, a
+ * trump outside 0..3, or hands that overlap or differ in size (1 to 8 cards) stop the program
+ * with a message on stderr naming the line, exit status 2.
  *
  * Build: gcc -O2 -o plain_alphabeta plain_alphabeta.c
  * Used by benchmarks/baseline_ratio.py, which checks its values against kraken-solver's.
@@ -42,9 +44,8 @@ static int suit(int c) { return c >> 3; }
 
 static int lowest(uint32_t m) { return __builtin_ctz(m); }
 
-/* does c beat w, the card winning a trick whose suit led is `led`? (rule 7) */
-static int beats(int c, int w, int led) {
-    (void)led;
+/* does c beat w, the card winning the trick so far? (rule 7: w is of the suit led or a trump) */
+static int beats(int c, int w) {
     if (suit(c) == suit(w)) return pw[c] > pw[w];
     return suit(c) == trump;
 }
@@ -77,14 +78,14 @@ static uint32_t legal(uint32_t hand, int led, int w) {
     return trumps;
 }
 
-static int order(uint32_t m, int n, int w, int wseat, int seat, int led, int *out) {
+static int order(uint32_t m, int n, int w, int wseat, int seat, int *out) {
     int sc[8], k = 0;
     while (m) {
         int c = lowest(m), s, j;
         m &= m - 1;
         if (n == 0) {
             s = pw[c] + (suit(c) == trump ? 8 : 0);
-        } else if (beats(c, w, led) && (wseat & 1) != (seat & 1)) {
+        } else if (beats(c, w) && (wseat & 1) != (seat & 1)) {
             s = 100 - pts[c];           /* take the trick over: cheapest winner first */
         } else {
             s = -pts[c];
@@ -125,14 +126,14 @@ static int search(int leader, int n, int led, int w, int wseat, int tp, int alph
     int maxi = (seat & 1) == 0;
     uint32_t m = n == 0 ? hands[seat] : legal(hands[seat], led, w);
     int moves[8];
-    int k = order(m, n, w, wseat, seat, led, moves);
+    int k = order(m, n, w, wseat, seat, moves);
     int best = maxi ? -INF : INF;
     for (int i = 0; i < k && alpha < beta; i++) {
         int c = moves[i], v;
         hands[seat] ^= 1u << c;
         int l2 = n == 0 ? suit(c) : led;
         int w2 = w, ws2 = wseat;
-        if (n == 0 || beats(c, w, led)) {
+        if (n == 0 || beats(c, w)) {
             w2 = c;
             ws2 = seat;
         }
@@ -170,10 +171,30 @@ static int search(int leader, int n, int led, int w, int wseat, int tp, int alph
     return best;
 }
 
+static int bad(long line, const char *what) {
+    fprintf(stderr, "plain_alphabeta: stdin line %ld: %s\n", line, what);
+    return 2;
+}
+
 int main(void) {
-    unsigned long long h0, h1, h2, h3;
-    int t;
-    while (scanf("%llu %llu %llu %llu %d", &h0, &h1, &h2, &h3, &t) == 5) {
+    char buf[512];
+    long line = 0;
+    while (fgets(buf, sizeof buf, stdin)) {
+        unsigned long long h[4];
+        int t, used = 0;
+        line++;
+        if (sscanf(buf, "%llu %llu %llu %llu %d %n", &h[0], &h[1], &h[2], &h[3], &t, &used) != 5
+                || buf[used] != '\0')
+            return bad(line, "expected five whole numbers: h0 h1 h2 h3 trump");
+        if (t < 0 || t > 3) return bad(line, "trump must be 0..3 (S H D C)");
+        int n = __builtin_popcountll(h[0]);
+        for (int p = 0; p < 4; p++) {
+            if (h[p] >> 32 || __builtin_popcountll(h[p]) != n || n < 1 || n > 8)
+                return bad(line, "each hand must be a 32-bit card mask of the same 1 to 8 cards");
+            for (int q = 0; q < p; q++)
+                if (h[p] & h[q]) return bad(line, "two hands hold the same card");
+        }
+        unsigned long long h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3];
         trump = t;
         for (int c = 0; c < 32; c++) {
             int r = c & 7;
