@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-from kraken_solver.bench import suite_deals
+from kraken_solver.bench import check_report_path, suite_deals
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import Rules
 from kraken_solver.solver import Position, Searcher
@@ -110,14 +110,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.chunk < 1:
         ap.error("--chunk must be at least 1")
-    if args.json is not None:
-        # a report that cannot be written fails now, not after the solves
-        folder = os.path.dirname(os.path.abspath(args.json))
-        if not args.json or os.path.isdir(args.json) or not os.path.isdir(folder) \
-                or not os.access(folder, os.W_OK) \
-                or (os.path.exists(args.json) and not os.access(args.json, os.W_OK)):
-            ap.error(f"--json: cannot write a file there: {args.json!r}")
     try:
+        if args.json is not None:
+            if not args.json or os.path.isdir(args.json):
+                ap.error(f"--json: cannot write a file there: {args.json!r}")
+            check_report_path(args.json)
         deals = suite_deals(args.suite)
     except KrakenError as e:
         ap.error(str(e))

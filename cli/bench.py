@@ -14,7 +14,8 @@ import sys
 import click
 
 from kraken_solver import __version__
-from kraken_solver.bench import check_against, format_report, load_report, run_suite
+from kraken_solver.bench import (check_against, check_report_path, format_report, load_report,
+                                 run_suite)
 from kraken_solver.cli import guard_output
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import as_rules
@@ -64,13 +65,7 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
                                   "replace the values it is checked against", token=json_path)
             expected = load_report(check_path)
         if json_path:
-            # a report that cannot be written fails now, not after the solves
-            folder = os.path.dirname(os.path.abspath(json_path))
-            if not os.path.isdir(folder):
-                raise KrakenError("--json: no such folder", token=folder)
-            if not os.access(folder, os.W_OK) or \
-                    (os.path.exists(json_path) and not os.access(json_path, os.W_OK)):
-                raise KrakenError("--json: cannot write there", token=json_path)
+            check_report_path(json_path)
         rules = as_rules(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)

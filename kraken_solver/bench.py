@@ -177,6 +177,17 @@ def format_report(r: dict) -> str:
     ])
 
 
+def check_report_path(path: str) -> None:
+    """Fail now, not after the solves, if a report cannot be written to ``path``: KrakenError
+    when its folder does not exist, or it or the folder cannot be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise KrakenError("--json: no such folder", token=folder)
+    if not os.access(folder, os.W_OK) or \
+            (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise KrakenError("--json: cannot write there", token=path)
+
+
 def load_report(path: str) -> dict:
     """A stored kraken-bench JSON report.  Raises KrakenError if it cannot be read or has no
     ``values`` list."""
