@@ -30,11 +30,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
-from kraken_solver.bench import check_report_path, suite_deals
+from kraken_solver.bench import check_report_path, suite_deals, timed_value
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import Rules
 from kraken_solver.solver import Position, Searcher
@@ -79,16 +78,9 @@ def run_c(exe: str, deals) -> list[tuple[int, int, float]]:
 
 
 def run_kraken(searcher: Searcher, rules: Rules, deals) -> list[tuple[int, int, float]]:
-    rows = []
-    for deal in deals:
-        for trump in range(4):
-            pos = Position(deal, trump, 0, rules)
-            n0 = searcher.nodes
-            t = time.perf_counter()
-            value = searcher.value(pos, "points")
-            ms = (time.perf_counter() - t) * 1000.0
-            rows.append((value, searcher.nodes - n0, ms))
-    return rows
+    """(value, nodes, ms) for each (deal, trump) of ``deals``, as ``run_c`` gives them."""
+    return [timed_value(searcher, Position(deal, trump, 0, rules), "points")
+            for deal in deals for trump in range(4)]
 
 
 def stats(rows) -> dict:

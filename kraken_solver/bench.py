@@ -91,6 +91,15 @@ def checksum(values) -> str:
     return hashlib.sha256(",".join(str(int(v)) for v in values).encode()).hexdigest()[:16]
 
 
+def timed_value(searcher: Searcher, pos: Position, objective: str) -> tuple[int, int, float]:
+    """(value, search nodes, milliseconds) of one ``searcher.value(pos, objective)`` call."""
+    n0 = searcher.nodes
+    t = time.perf_counter()
+    value = searcher.value(pos, objective)
+    ms = (time.perf_counter() - t) * 1000.0
+    return value, searcher.nodes - n0, ms
+
+
 def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = None,
               tt_bits: int | None = None, repeat: int = 1, progress=None) -> dict:
     """Solve every (deal, trump) of a suite; return the report as a dict (times in ms).
@@ -114,14 +123,11 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
     for i, deal in enumerate(deals):
         for trump in range(4):
             runs = []
+            pos = Position(deal, trump, 0, rules)
             for r in range(repeat):
-                pos = Position(deal, trump, 0, rules)
                 searcher.clear()
-                n0 = searcher.nodes
-                t = time.perf_counter()
-                value = searcher.value(pos, objective)
-                runs.append((time.perf_counter() - t) * 1000.0)
-                n = searcher.nodes - n0
+                value, n, run_ms = timed_value(searcher, pos, objective)
+                runs.append(run_ms)
                 if r == 0:
                     values.append(value)
                     nodes.append(n)

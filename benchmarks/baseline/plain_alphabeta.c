@@ -194,17 +194,13 @@ int main(void) {
             for (int q = 0; q < p; q++)
                 if (h[p] & h[q]) return bad(line, "two hands hold the same card");
         }
-        unsigned long long h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3];
         trump = t;
         for (int c = 0; c < 32; c++) {
             int r = c & 7;
             pts[c] = suit(c) == trump ? TRUMP_POINTS[r] : PLAIN_POINTS[r];
             pw[c] = suit(c) == trump ? TRUMP_POWER[r] : PLAIN_POWER[r];
         }
-        hands[0] = (uint32_t)h0;
-        hands[1] = (uint32_t)h1;
-        hands[2] = (uint32_t)h2;
-        hands[3] = (uint32_t)h3;
+        for (int p = 0; p < 4; p++) hands[p] = (uint32_t)h[p];
         gen++;
         nodes = 0;
         struct timespec a, b;
