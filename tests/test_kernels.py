@@ -9,6 +9,8 @@ from itertools import combinations, product as _product
 
 import numpy as np
 import pytest
+from numba import njit
+from numba.core.errors import TypingError
 
 import naive
 from kraken_solver import _kernels as K
@@ -181,6 +183,30 @@ def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
     searcher.gen = K.TT_GEN_LIMIT - 1
     searcher.context(Position(deal, 1, 0))               # a new trump: a new generation
     assert searcher.gen == 1 and not searcher.tt.any()
+
+
+@njit(cache=True)
+def _through_pointers(values, index):
+    """Reads values[index] and doubles every element through ``data_pointer``s, one of them
+    into a local array kept alive to the end; returns (the value read, the local copy's sum)."""
+    p = K.data_pointer(values)
+    local = np.arange(values.size)
+    q = K.data_pointer(local)
+    read = p[index]
+    total = 0
+    for i in range(values.size):
+        p[i] = 2 * p[i]
+        total += q[i]
+    K.keep_alive(local)
+    return read, total
+
+
+def test_data_pointer_reads_and_writes_the_array_and_refuses_a_strided_one():
+    values = np.arange(10, 20, dtype=np.int64)
+    assert _through_pointers(values, 3) == (13, sum(range(10)))
+    assert values.tolist() == [2 * v for v in range(10, 20)]
+    with pytest.raises(TypingError):
+        _through_pointers(np.arange(20, dtype=np.int64)[::2], 0)
 
 
 def test_searcher_context_is_built_once_a_deal_and_trump():
