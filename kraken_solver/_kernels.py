@@ -1166,9 +1166,9 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
     higher_in: int64[32] from ``card_tables``; codes_in: int64[1024] from ``suit_code_table``;
     tt_in: int64[2 * n], n entries (a power of two, at least TT_WAYS) of two words each (see
     ``tt_pack``), 64-byte aligned for one cache line a bucket; stats: int64[STATS_LEN],
-    incremented.  All arrays C-contiguous; the search reads and writes them through
-    ``data_pointer``.  Iterative (an explicit stack of plies), since Numba
-    cannot cache recursive functions.
+    incremented.  Every array C-contiguous: the search reads and writes them through
+    ``data_pointer``.  Iterative (an explicit stack of plies), since Numba cannot cache
+    recursive functions.
 
     The trick in progress is carried on the stack incrementally: its mask (TM), points (TP),
     suit led (LED), winning card (WC) and the winner's seat (WS); likewise the cards left (REM).
