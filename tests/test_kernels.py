@@ -187,8 +187,9 @@ def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
 
 @njit(cache=True)
 def _through_pointers(values, index):
-    """Reads values[index] and doubles every element through ``data_pointer``s, one of them
-    into a local array kept alive to the end; returns (the value read, the local copy's sum)."""
+    """Reads values[index] and doubles every element through a ``data_pointer``, while
+    summing a local array through another one (kept alive to the end); returns (the value
+    read, the local array's sum)."""
     p = K.data_pointer(values)
     local = np.arange(values.size)
     q = K.data_pointer(local)
