@@ -1,0 +1,124 @@
+"""The one policy for files the tools write (kraken_solver.outputs): where, never over an
+input, atomically."""
+
+import errno
+import os
+import stat
+
+import pytest
+
+from kraken_solver.errors import KrakenError
+from kraken_solver.outputs import (OutputError, atomic_open, check_output, check_outputs,
+                                   make_output_dir, write_bytes, write_text)
+
+
+def test_new_file_is_written_with_the_usual_mode_and_no_temporary_left(tmp_path):
+    out = tmp_path / "r.json"
+    write_text(out, "hello\n")
+    assert out.read_text() == "hello\n"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask
+    assert sorted(os.listdir(tmp_path)) == ["r.json"]
+
+
+def test_replaced_file_keeps_its_mode(tmp_path):
+    out = tmp_path / "r.csv"
+    out.write_text("old")
+    os.chmod(out, 0o640)
+    write_bytes(out, b"new")
+    assert out.read_bytes() == b"new"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+
+
+def test_a_link_is_written_through_and_stays_a_link(tmp_path):
+    real = tmp_path / "real.csv"
+    real.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    write_text(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == "new"
+
+
+@pytest.mark.parametrize("name", ["", "   ", "-"])
+def test_empty_name_and_dash_are_refused(name):
+    with pytest.raises(OutputError, match="file name"):
+        check_output(name)
+
+
+def test_devices_pipes_and_folders_are_refused(tmp_path):
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    for path, kind in ((os.devnull, "character device"), (fifo, "named pipe"),
+                       (tmp_path, "directory")):
+        with pytest.raises(OutputError, match=kind) as info:
+            check_output(path)
+        assert info.value.source == os.fspath(path)
+    link = tmp_path / "to-null"
+    link.symlink_to(os.devnull)
+    with pytest.raises(OutputError, match="character device .through a link"):
+        write_text(link, "x")
+    assert link.is_symlink()
+
+
+def test_missing_folder_is_refused(tmp_path):
+    with pytest.raises(OutputError, match="folder"):
+        check_output(tmp_path / "no" / "such.csv")
+
+
+def test_an_input_is_never_an_output(tmp_path):
+    inp = tmp_path / "deals.txt"
+    inp.write_text("deals")
+    hard = tmp_path / "hard.txt"
+    os.link(inp, hard)
+    soft = tmp_path / "soft.txt"
+    soft.symlink_to(inp)
+    for spelling in (inp, hard, soft, tmp_path / "." / "deals.txt"):
+        with pytest.raises(OutputError, match="input"):
+            write_text(spelling, "report", inputs=[str(inp)])
+    assert inp.read_text() == "deals"
+    write_text(tmp_path / "other.txt", "ok", inputs=[str(inp), None, "-"])
+
+
+def test_two_outputs_of_one_command_must_differ(tmp_path):
+    a = tmp_path / "a.csv"
+    with pytest.raises(OutputError, match="same file"):
+        check_outputs({"--json": a, "--csv": tmp_path / "." / "a.csv"})
+    got = check_outputs({"--json": a, "--csv": tmp_path / "b.csv", "--plot": None})
+    assert set(got) == {"--json", "--csv"}
+
+
+def test_an_error_while_writing_leaves_the_old_file_and_no_temporary(tmp_path):
+    out = tmp_path / "r.csv"
+    out.write_text("good report")
+    with pytest.raises(RuntimeError):
+        with atomic_open(out) as f:
+            f.write("half a rep")
+            raise RuntimeError("killed")
+    assert out.read_text() == "good report"
+    assert sorted(os.listdir(tmp_path)) == ["r.csv"]
+
+
+def test_a_full_disk_names_the_file_and_keeps_the_old_one(tmp_path, monkeypatch):
+    out = tmp_path / "r.csv"
+    out.write_text("good report")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OutputError) as info:
+        write_text(out, "new report")
+    assert isinstance(info.value, KrakenError)
+    assert "No space left on device" in str(info.value) and str(out) in str(info.value)
+    assert out.read_text() == "good report"
+    assert sorted(os.listdir(tmp_path)) == ["r.csv"]
+
+
+def test_output_folder_is_made_or_must_be_a_folder(tmp_path):
+    d = tmp_path / "plots" / "a"
+    assert make_output_dir(d) == str(d) and d.is_dir()
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(OutputError, match="regular file"):
+        make_output_dir(f)
