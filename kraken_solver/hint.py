@@ -19,7 +19,9 @@ Exact or sampled
     have turned up (then there are more than the limit: sample), or by enumerating every layout
     the play allows when the draws do not settle it (at most ``layouts.ENUM_CAP``, a million,
     of them; beyond that, which takes a declared roem so rare that 100,000 draws do not find
-    2,000 different layouts giving it, the hint is sampled without a count).
+    2,000 different layouts giving it, the hint is sampled without a count).  A declared roem
+    that no draw gives in 20,000 draws, or so rare that the sample would take more than a
+    million draws, is an error (ObservationError: impossible or too rare to sample).
     ``samples=N``: N layouts drawn uniformly, whatever their number; ``exact_limit=L`` with it
     solves every layout instead when they number at most L.
 
@@ -46,7 +48,8 @@ import numpy as np
 
 from .cards import SEATS, SUITS, card_str, hand_text, is_int
 from .errors import KrakenError
-from .layouts import ENUM_CAP, MAX_DRAWS, Layouts, Observation, check_seed, observe
+from .layouts import (ENUM_CAP, GIVE_UP_AFTER, MAX_DRAWS, Layouts, Observation, check_seed,
+                      observe)
 from .rules import Rules
 
 __all__ = ["hint", "Hint", "CardEstimate", "HintPlan", "plan_hint", "solve_plan",
@@ -203,6 +206,10 @@ def choose_layouts(lay: Layouts, *, samples: int | None, seed, exact_limit: int 
             break
         if not proved and draws >= budget:
             break
+        if proved and lay.hopeless(len(accepted), draws, n_s):
+            raise lay.rare_roem_error(len(accepted), draws)
+        if not proved and not accepted and n0 > ENUM_CAP and draws >= GIVE_UP_AFTER:
+            raise lay.rare_roem_error(0, draws)      # too many to enumerate, none found
     estimate = n0 * len(accepted) / draws if draws else 0.0
     if proved:
         if len(accepted) < n_s:

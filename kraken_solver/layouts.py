@@ -75,6 +75,9 @@ ENUM_CAP = 1_000_000
 #: the most draws :meth:`Layouts.sample` makes to find its consistent layouts before it gives
 #: up on a declared roem too rare among the layouts the plays allow
 MAX_DRAWS = 1_000_000
+#: draws after which a sampler gives up on a declared roem that none of them gave, or that
+#: is so rare that the sample would take more than :data:`MAX_DRAWS` draws (about a second)
+GIVE_UP_AFTER = 20_000
 
 
 class ObservationError(KrakenError):
@@ -776,14 +779,29 @@ class Layouts:
 
     def sample(self, n: int, seed, max_draws: int = MAX_DRAWS) -> list[tuple]:
         """``n`` consistent layouts drawn independently and uniformly (with replacement): the
-        first ``n`` consistent draws of the seeded stream.  Raises ObservationError when fewer
-        than ``n`` of ``max_draws`` draws give the declared roem."""
+        first ``n`` consistent draws of the seeded stream.  Raises ObservationError when the
+        declared roem is too rare to find ``n`` layouts giving it in ``max_draws`` draws
+        (:meth:`hopeless` gives up after :data:`GIVE_UP_AFTER` draws when so)."""
         out = []
-        for _, hands in self.stream(seed, max_draws):
-            out.append(hands)
-            if len(out) == n:
-                return out
-        raise self.rare_roem_error(len(out), max_draws)
+        draws = 0
+        for j, hands in self.all_draws(seed, max_draws):
+            draws = j + 1
+            if self.roem_ok(hands):
+                out.append(hands)
+                if len(out) == n:
+                    return out
+            if self.hopeless(len(out), draws, n, max_draws):
+                break
+        raise self.rare_roem_error(len(out), draws)
+
+    @staticmethod
+    def hopeless(found: int, draws: int, needed: int, max_draws: int = MAX_DRAWS) -> bool:
+        """After :data:`GIVE_UP_AFTER` draws: whether finding ``needed`` layouts that give the
+        declared roem would take more than ``max_draws`` draws at the rate found so far (none
+        found: always)."""
+        if draws < GIVE_UP_AFTER:
+            return False
+        return found == 0 or needed * draws / found > max_draws
 
     def rare_roem_error(self, found: int, draws: int) -> ObservationError:
         obs = self.obs
