@@ -106,10 +106,11 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
     d_team, o_team = team_name(obs.first), team_name(obs.first + 1)
     trick = len(obs.played) // 4 + 1
     place = len(obs.played) % 4
-    what = "leads" if place == 0 else f"card {place + 1} of the trick"
+    what = "the lead" if place == 0 else f"card {place + 1}"
     gone = sum(1 << c for c in obs.played)
-    lines = [f"{h.seat} to play: trick {trick}, {what}; {h.seat} is on the {h.side} "
-             f"(playing team {d_team}, defenders {o_team}; first player {h.first})",
+    team = d_team if h.side == "playing team" else o_team
+    lines = [f"{h.seat} to play: trick {trick}, {what}; {h.seat} plays for the {h.side} "
+             f"{team} (first player {h.first})",
              f"{h.seat}'s hand now: {_hand_line(obs.hand & ~gone, obs.trump, ascii)}",
              f"Trump: {suit_text(obs.trump, ascii)}; rules {h.rules.name}"
              + (f"; hand roem declared: {d_team} {h.declared[0]}, {o_team} {h.declared[1]}"
@@ -121,9 +122,10 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
     else:
         count = (f"{h.consistent:,} consistent" if h.consistent is not None else
                  f"{h.allowed_by_play:,} allowed by the play, about "
-                 f"{h.consistent_estimate:,.0f} of them with the declared roem")
-        lines.append(f"Layouts: {count}; {h.layouts:,} drawn at random (seed {h.seed}) and "
-                     "solved (sampled)")
+                 f"{h.consistent_estimate:,.0f} of them giving the declared roem")
+        lines.append(f"Layouts: {count};")
+        lines.append(f"  {h.layouts:,} of them drawn at random (seed {h.seed}) and solved "
+                     "(sampled)")
     lines.append("Values: mean over the layouts of each card's double-dummy value, points, "
                  "the playing team's side;")
     lines.append(f"+- = standard error; loss = how much worse than the best card for {h.seat}.")

@@ -188,3 +188,11 @@ def test_deal_files_with_hidden_hands_and_declared():
     # [Declared] is read (and ignored) by the other commands
     spec, = parse_deal_text('[Deal "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"]\n[Declared "0 0"]\n')
     assert spec.declared == (0, 0)
+
+
+def test_readme_example_is_what_the_command_prints():
+    import pathlib
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
+    r = run("datasets/hint_part_played.txt", "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert "$ kraken-hint datasets/hint_part_played.txt\n" + r.stdout in readme
