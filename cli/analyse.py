@@ -350,53 +350,54 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_, view, sam
         t0 = time.perf_counter()
         nodes = 0
         plot_errors = []        # a plot that cannot be written does not stop the other deals
-        stack = contextlib.ExitStack()
-        stack.__enter__()
-        pool = None
-        if player and (scheduler is not None or workers != 1):
-            from kraken_solver.batch import make_pool
-            pool = stack.enter_context(make_pool(workers, scheduler))
-        for i, spec in enumerate(specs, start=1):
-            dr = review_deal(spec, searcher=searcher)
-            nodes += dr.nodes
-            if player:
-                t_view = time.perf_counter()
-                pv = _player_view(spec, dr, samples=samples, seed=seed, pool=pool,
-                                  index=i, count=len(specs))
-                nodes += sum(r.nodes for r in pv)
-                dr.seconds += time.perf_counter() - t_view
-                dr.nodes += sum(r.nodes for r in pv)
-                _emit_player_view(dr, pv, i, as_json, as_csv, writer, ascii_)
-            elif as_json:
-                click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
-            elif as_csv:
-                writer.writerows(review_csv_rows(dr, i))
-                sys.stdout.flush()
-            else:
-                if i > 1:
-                    click.echo("")
-                click.echo(f"=== Deal {i}: {spec.where} ===")
-                click.echo(format_review(dr, ascii=ascii_))
-            click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
-                       f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
-            if plot is not None:
-                from kraken_solver.analyse import plot_play
-                try:
-                    if player:
-                        from kraken_solver.playerview import plot_player_view
-                        plot_player_view(pv, paths[i - 1], title=plot_title(dr, i, ascii_)
-                                         + ", as each player saw it", ascii=ascii_,
-                                         inputs=files)
-                    else:
-                        plot_play(dr.reviews, paths[i - 1], title=plot_title(dr, i, ascii_),
-                                  ascii=ascii_)
-                except OSError as e:
-                    plot_errors.append(KrakenError(f"cannot write the plot: {e.strerror or e}",
-                                                   source=paths[i - 1]))
-                    click.echo(f"{PROG}: error: {plot_errors[-1]}", err=True)
+        with contextlib.ExitStack() as stack:   # the pool of --view player, if any
+            pool = None
+            if player and (scheduler is not None or workers != 1):
+                from kraken_solver.batch import make_pool
+                pool = stack.enter_context(make_pool(workers, scheduler))
+            for i, spec in enumerate(specs, start=1):
+                dr = review_deal(spec, searcher=searcher)
+                nodes += dr.nodes
+                if player:
+                    t_view = time.perf_counter()
+                    pv = _player_view(spec, dr, samples=samples, seed=seed, pool=pool,
+                                      index=i, count=len(specs))
+                    nodes += sum(r.nodes for r in pv)
+                    dr.seconds += time.perf_counter() - t_view
+                    dr.nodes += sum(r.nodes for r in pv)
+                    _emit_player_view(dr, pv, i, as_json, as_csv, writer, ascii_)
+                elif as_json:
+                    click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
+                elif as_csv:
+                    writer.writerows(review_csv_rows(dr, i))
+                    sys.stdout.flush()
                 else:
-                    click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
-        stack.close()
+                    if i > 1:
+                        click.echo("")
+                    click.echo(f"=== Deal {i}: {spec.where} ===")
+                    click.echo(format_review(dr, ascii=ascii_))
+                click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
+                           f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
+                if plot is not None:
+                    from kraken_solver.analyse import plot_play
+                    try:
+                        if player:
+                            from kraken_solver.playerview import plot_player_view
+                            plot_player_view(pv, paths[i - 1],
+                                             title=plot_title(dr, i, ascii_)
+                                             + ", as each player saw it", ascii=ascii_,
+                                             inputs=files)
+                        else:
+                            plot_play(dr.reviews, paths[i - 1],
+                                      title=plot_title(dr, i, ascii_), ascii=ascii_)
+                    except (OSError, KrakenError) as e:
+                        if not isinstance(e, KrakenError):
+                            e = KrakenError(f"cannot write the plot: {e.strerror or e}",
+                                            source=paths[i - 1])
+                        plot_errors.append(e)
+                        click.echo(f"{PROG}: error: {plot_errors[-1]}", err=True)
+                    else:
+                        click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
         total = time.perf_counter() - t0
         click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
                    f"{total:.3f} s, {nodes:,} nodes", err=True)

@@ -26,7 +26,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
-from kraken_solver.cards import SEATS, SUITS, cards_of
+from kraken_solver.cards import SEATS, cards_of
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import card_text, suit_text, team_name

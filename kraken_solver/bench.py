@@ -360,8 +360,10 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
     return {
         "suite": suite_name(name), "deals": len(deals), "deals_checksum": deals_checksum(deals),
         "rules_note": "each position's own" if positions is not None else None,
-        "hint": mode, "what": HINT_MODES[mode] if positions is None else
-        "an exact hint of each position of the file", "positions": name if positions else None, "rules": rules.name, "samples": samples,
+        "hint": mode,
+        "what": HINT_MODES[mode] if positions is None else
+        "an exact hint of each position of the file",
+        "positions": name if positions else None, "rules": rules.name, "samples": samples,
         "workers": workers, "median_ms": float(np.median(ms_a)),
         "p95_ms": float(np.percentile(ms_a, 95)), "max_ms": float(ms_a.max()),
         "mean_ms": float(ms_a.mean()), "mean_nodes": float(nodes_a.mean()),

@@ -32,8 +32,8 @@ Work
     this process.  For each layout one :class:`~kraken_solver.solver.Searcher` values every
     legal card in turn (each card's value the next one's guess), then, with ``both``, every
     card's value of the other objective, then the pit tests (other rules: a new table
-    generation), so the cards of a layout share the transposition table.  Results are put together in layout
-    order: the same for any number of workers or a cluster.
+    generation), so the cards of a layout share the transposition table.  Results are put
+    together in layout order: the same for any number of workers or a cluster.
 """
 
 from __future__ import annotations
@@ -449,8 +449,9 @@ def hint(deal, trump, first, *, rules=None, played=(), objective: str = "score",
     (``"local:N"``, ``"tcp://HOST:PORT"``); a job of at most :data:`SMALL_JOB` layouts, or
     ``workers=1``, is solved in this process.  ``both``: also the mean of the other
     objective (with ``score``: ``mean_points``; a second search of every card, about twice
-    the time; with ``points`` the score values are always found, for P(made)).  ``progress``: a tqdm-like object with ``update(n)``
-    (layouts solved); its ``total`` is set to the layouts to solve.
+    the time; with ``points`` the score values are always found, for P(made)).
+    ``progress``: a tqdm-like object with ``update(n)`` (layouts solved); its ``total`` is
+    set to the layouts to solve.
 
     Returns a :class:`Hint` (module docstring for the definition).  Raises DealError,
     CardParseError, RulesError (bad input), IllegalCardError (the player's own card not held

@@ -105,8 +105,9 @@ def review_player_view(deal, trump, first, *, rules=None, played, samples: int =
     :func:`~kraken_solver.hint.hint` (one pool for the whole review, opened at the first
     decision that needs one; or ``pool``, an entered pool to use); ``dd``: the double-dummy
     review of the same play when already made (``analyse_play``'s records); ``progress``:
-    called as ``progress(done, total)`` after each card.  Returns one :class:`PlayerViewReview` per card.  Raises the errors of
-    ``analyse_play`` and KrakenError for bad ``samples``, ``seed`` or ``workers``."""
+    called as ``progress(done, total)`` after each card.  Returns one
+    :class:`PlayerViewReview` per card.  Raises the errors of ``analyse_play`` and
+    KrakenError for bad ``samples``, ``seed`` or ``workers``."""
     import contextlib
 
     from .batch import make_pool

@@ -24,9 +24,9 @@ from observed import brute_layouts, layout_key, random_position
 from kraken_solver import Deal, hand_roem
 from kraken_solver.advise import parse_hand, parse_known, sample_deals
 from kraken_solver.batch import generate_deals, seeded_permutations
-from kraken_solver.cards import SEATS, card_str, cards_of, parse_card, popcount
+from kraken_solver.cards import SEATS, card_str, cards_of, popcount
 from kraken_solver.errors import DealError, IllegalCardError, KrakenError
-from kraken_solver.layouts import (Layouts, Observation, ObservationError, PartialDeal,
+from kraken_solver.layouts import (Layouts, ObservationError, PartialDeal,
                                    declared_roem, observe, parse_partial_pbn)
 from kraken_solver.roem import hand_roem_masks
 from kraken_solver.rules import Rules
@@ -303,9 +303,8 @@ def test_declared_roem_no_layout_gives():
         lay.sample(1, 0, max_draws=3000)
     # a small position: none of its layouts gives the declared roem
     c = _golden("single_dummy_3", 2)
-    obs = _observation(c["deal"].split()[0] + " - - -" if False else c["deal"], c["trump"],
-                       c["first"], c["rules"], c["played"])
-    hidden = PartialDeal(tuple(h if s == obs.seat else None
+    seat = SEATS.index(c["seat"])
+    hidden = PartialDeal(tuple(h if s == seat else None
                                for s, h in enumerate(Deal.from_pbn(c["deal"]).hands)), 8)
     obs = _observation(hidden, c["trump"], c["first"], c["rules"], c["played"],
                        declared=(300, 300))
