@@ -35,7 +35,7 @@ from kraken_solver.cli import view as view_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "datasets"
-DEAL = "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"   # 4 cards a hand
+DEAL = "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"
 FULL = "N:A8.98..KQJ8 KQJ97.Q.7.7 .AKT.AQJ8.T T.J7.KT9.A9"
 
 

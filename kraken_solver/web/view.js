@@ -8,7 +8,8 @@
  * Contract for tests and embedding: every card is an element with data-card="HK"; the cards
  * of a hand sit inside [data-seat="N"] (E, S, W); each legal card of the player to move has
  * data-value (the number shown) once its value is known.  #board carries data-values
- * ("none", "solving", "ready") and data-played (the cards played, space-separated).
+ * ("none", "solving", "ready"), data-deal (the deal shown, PBN from N) and data-played (the
+ * cards played, space-separated).
  */
 (function () {
   "use strict";
@@ -412,6 +413,7 @@
     const values = currentValues();
     board.dataset.values = !st || !S.trump || st.over ? "none" : values ? "ready" : "solving";
     board.dataset.played = st ? st.played.join(" ") : "";
+    board.dataset.deal = st ? st.deal : "";
     for (const seat of SEATS) {
       const box = $(`.seat[data-seat="${seat}"]`, board);
       const label = $(".seat-label", box);
