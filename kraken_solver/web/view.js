@@ -199,7 +199,13 @@
       const d = EXPORT.deals.find((x) => x.entry === entry) || EXPORT.deals[entry.index];
       if (d) { S.line = d.line.slice(); S.at = d.played_given; }
     }
+    // a deal played to the end opens at its start, the play ready to step through (redo)
+    if (S.at && S.at === cardsInDeal(S.deal)) S.at = 0;
     refresh();
+  }
+  function cardsInDeal(deal) {
+    const hand = deal.slice(2).trim().split(/\s+/)[0] || "";
+    return 4 * hand.replace(/\./g, "").replace(/10/g, "T").length;
   }
 
   async function refresh() {
