@@ -455,8 +455,8 @@ class BoardSolver:
         from .hint import hint
 
         def compute():
-            h = hint(q.deal, q.trump, q.first, rules=q.rules, played=list(q.played),
-                     objective=objective)
+            h = hint(q.deal, q.trump, q.first, rules=q.rules,
+                     played=[card_str(c) for c in q.played], objective=objective)
             cards = {}
             for card, e in h.cards.items():
                 cards[card] = {"mean": float(e.mean), "se": float(getattr(e, "se", 0.0)),
