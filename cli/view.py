@@ -187,7 +187,10 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
             raise KeyboardInterrupt
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        server.serve_forever()      # returns on Ctrl-C (werkzeug closes the socket)
+        try:
+            server.serve_forever()  # returns on Ctrl-C (werkzeug closes the socket)
+        finally:
+            solver.close()          # a hint still running: its worker processes stop now
         _say("stopped")
         ctx.exit(128 + got.get("signum", signal.SIGINT))
     except KrakenError as err:
