@@ -45,3 +45,25 @@ def guard_output(prog: str):
                 sys.exit(1)
         return wrapper
     return deco
+
+
+#: the help of every command's ``--rules`` option
+RULES_HELP = ("Rules: a preset (kraken, kraken-amsterdam, klaverjas-rotterdam, "
+              "klaverjas-amsterdam), optionally followed by +option=value parts, e.g. "
+              "kraken+multiplier=2 or klaverjas-rotterdam+trick_roem=false (options: "
+              "trump_rule, undertrump, trick_roem, hand_roem, double_spades, multiplier, "
+              "pit_bonus, long_runs_100); every rules name the tools print reads back.")
+
+
+def rules_option(text):
+    """The Rules of a ``--rules`` option's text (a rules spec, ``kraken+multiplier=2``;
+    ``None`` stays ``None``).  Raises KrakenError (a RulesError) whose message starts with
+    ``--rules:`` and lists what is allowed, for the command's one-line error."""
+    if text is None:
+        return None
+    from kraken_solver.errors import KrakenError
+    from kraken_solver.rules import as_rules
+    try:
+        return as_rules(text)
+    except KrakenError as err:
+        raise err.located(source="--rules") from None

@@ -12,12 +12,11 @@ import sys
 
 import click
 
-from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli import RULES_HELP, guard_output, rules_option, symbols_ok as _symbols_ok
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-advise"
 
@@ -35,8 +34,8 @@ PROG = "kraken-advise"
               help="Random layouts of the unseen cards to solve.")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
               help="SeedSequence seed of the samples.")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
-              default="kraken", show_default=True, help="Rules preset.")
+@click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
+              help=RULES_HELP)
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
               help="Cards known to be in a seat's hand, e.g. E:HA,HK (repeatable).")
 @click.option("--workers", type=click.IntRange(1), default=None,
@@ -71,7 +70,7 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
             from tqdm import tqdm
             bar = tqdm(total=samples, unit="sample", file=sys.stderr, dynamic_ncols=True)
         a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
-                   rules=rules_name, known=known, workers=workers, scheduler=scheduler,
+                   rules=rules_option(rules_name), known=known, workers=workers, scheduler=scheduler,
                    progress=bar)
     except KrakenError as err:
         if bar is not None:

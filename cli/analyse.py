@@ -25,12 +25,11 @@ from dataclasses import dataclass, field
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli import RULES_HELP, guard_output, rules_option, symbols_ok as _symbols_ok
 from kraken_solver.cards import SEATS, SUITS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import card_text, hand_diagram, suit_text, team_name
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-analyse"
 
@@ -268,8 +267,9 @@ def _png_path(ctx, param, value):
                 type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
               help="Trump suit for every deal (overrides the file).")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
-              help="Rules preset for every deal (overrides [Rules]; [Double] still applies).")
+@click.option("--rules", "rules_name", metavar="RULES",
+              help=RULES_HELP + " For every deal: replaces [Rules]; a deal's [Double] still "
+                   "sets its multiplier.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document per deal (JSON Lines).")
 @click.option("--csv", "as_csv", is_flag=True,
               help="One CSV row per played card, with a header.")
@@ -295,9 +295,10 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
         raise click.UsageError("--json and --csv cannot be used together")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)
     try:
+        rules = rules_option(rules_name)
         specs = []
         for f in files:
-            specs += parse_deal_file(f, trump=trump, rules=rules_name)
+            specs += parse_deal_file(f, trump=trump, rules=rules)
         for spec in specs:
             check_reviewable(spec)
         if plot is not None:

@@ -19,9 +19,8 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
-from kraken_solver.cli import guard_output
+from kraken_solver.cli import RULES_HELP, guard_output, rules_option
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-batch"
 
@@ -71,8 +70,8 @@ def _raise_interrupt(signum, frame):
               help="SeedSequence seed of the generated deals.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="The output file (also OUT.meta.json and, while running, OUT.parts/).")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
-              default=None, help="Rules preset (default kraken; with --input: the file's).")
+@click.option("--rules", "rules_name", default=None, metavar="RULES",
+              help=RULES_HELP + " Default kraken; with --input: each deal's own.")
 @click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False), default=None,
               help="First player (default N; with --input: the file's).")
 @click.option("--objective", default="score", show_default=True,
@@ -127,7 +126,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
     from kraken_solver.batch import make_config, paths_for, run_batch
     try:
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
-                             rules=rules_name, objectives=objectives, chunk_size=chunk_size,
+                             rules=rules_option(rules_name), objectives=objectives, chunk_size=chunk_size,
                              fmt=fmt)
     except KrakenError as err:
         _fail(ctx, err)

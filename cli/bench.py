@@ -16,18 +16,16 @@ import click
 from kraken_solver import __version__
 from kraken_solver.bench import (check_against, check_report_path, format_report, load_report,
                                  run_suite)
-from kraken_solver.cli import guard_output
+from kraken_solver.cli import RULES_HELP, guard_output, rules_option
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import as_rules
 
 
 @click.command(name="kraken-bench", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--suite", default="random-100-seed1", show_default=True,
               help="random-N-seedS (N seeded full deals), or a deal file NAME.txt such as "
                    "benchmarks/suites/hard-25.txt.")
-@click.option("--rules", "rules_name", default="kraken", show_default=True,
-              help="Rules preset: kraken, kraken-amsterdam, klaverjas-rotterdam, "
-                   "klaverjas-amsterdam.")
+@click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
+              help=RULES_HELP)
 @click.option("--no-roem", is_flag=True, help="Turn trick roem and hand roem off.")
 @click.option("--objective", type=click.Choice(["score", "points"]), default="score",
               show_default=True)
@@ -66,7 +64,7 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
             expected = load_report(check_path)
         if json_path:
             check_report_path(json_path)
-        rules = as_rules(rules_name)
+        rules = rules_option(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
         report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,

@@ -22,13 +22,12 @@ import time
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli import RULES_HELP, guard_output, rules_option, symbols_ok as _symbols_ok
 from kraken_solver.cards import SEATS, parse_card
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (CSV_FIELDS, Analysis, analysis_csv_row, analysis_dict,
                                       format_analysis)
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-solve"
 
@@ -97,8 +96,9 @@ def analyse(spec: DealSpec, *, objective: str = "score", searcher=None) -> Analy
               help="Trump suit for every deal (overrides the file).")
 @click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False),
               help="First player for every deal (overrides the file).")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
-              help="Rules preset for every deal (overrides [Rules]; [Double] still applies).")
+@click.option("--rules", "rules_name", metavar="RULES",
+              help=RULES_HELP + " For every deal: replaces [Rules]; a deal's [Double] still "
+                   "sets its multiplier.")
 @click.option("--objective", type=click.Choice(["score", "points"]), default="score",
               show_default=True,
               help="The value behind the card values and the principal variation "
@@ -128,9 +128,10 @@ def main(ctx, files, trump, first, rules_name, objective, as_json, as_csv, ascii
         from kraken_solver.solver import Position, Searcher
         Searcher(tt_bits=8).value(Position("N:A... K... Q... J...", 0, 0), "score")
         load_s = time.perf_counter() - t_load
+        rules = rules_option(rules_name)
         specs = []
         for f in files:
-            specs += parse_deal_file(f, trump=trump, first=first, rules=rules_name)
+            specs += parse_deal_file(f, trump=trump, first=first, rules=rules)
         from kraken_solver.solver import Searcher
         searcher = Searcher()
         writer = None

@@ -9,7 +9,7 @@ the next deal, belong to it::
     [Deal "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"]
     [Trump "H"]             % S, H, D or C; without it the first player's trump table is shown
     [First "N"]             % the first player (leads trick 1); default: the seat before the ':'
-    [Rules "kraken"]        % kraken, kraken-amsterdam, klaverjas-rotterdam, klaverjas-amsterdam
+    [Rules "kraken"]        % a preset, optionally +option=value parts: kraken+pit_bonus=50
     [Double "2"]            % the multiplier 1, 2, 4 or 8 (rule 20)
     [Play "N"]              % the cards played so far, in play order, from the first lead
     SA S9 SQ SK
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
-from .rules import MULTIPLIERS, Rules, as_rules
+from .rules import MULTIPLIERS, PRESETS, Rules, as_rules, parse_rules_spec
 
 __all__ = ["DealSpec", "parse_deal_file", "parse_deal_text", "parse_card_at", "TAGS",
            "LINE_KEYS"]
@@ -170,11 +170,15 @@ def _parse_seat(value, what, source, line, col) -> int:
                    value) from None
 
 
-def _parse_rules(value, source, line, col) -> Rules:
+def _parse_rules(value, source, line, col) -> tuple[Rules, dict]:
+    """A rules spec (``kraken``, ``kraken+multiplier=2``) -> (Rules, the options it gives)."""
     try:
-        return Rules.preset(value)
+        preset, options = parse_rules_spec(value)
     except RulesError as e:
-        raise _err(RulesError, e.message, source, line, col, value) from None
+        token = e.token or value
+        at = value.lower().find(token.lower()) if token else -1
+        raise _err(RulesError, e.message, source, line, col + max(at, 0), token) from None
+    return dataclasses.replace(PRESETS[preset], **options), options
 
 
 def _set_option(rec, key, value, source, line, col) -> None:
@@ -184,9 +188,10 @@ def _set_option(rec, key, value, source, line, col) -> None:
     elif key == "first":
         rec.first = _parse_seat(value, "a first player", source, line, col)
     elif key == "rules":
-        rec.rules = _parse_rules(value, source, line, col)
+        rec.rules, rec.rules_options = _parse_rules(value, source, line, col)
     else:
         rec.double = _parse_double(value, source, line, col)
+        rec.double_at = (line, col, value)
 
 
 def _parse_double(value, source, line, col) -> int:
@@ -211,6 +216,8 @@ class _Record:
         self.first = None
         self.rules = None
         self.double = None
+        self.double_at = None        # (line, column, text) of the [Double] value
+        self.rules_options = {}      # the options the [Rules] spec gives explicitly
         self.play_seat = None        # (seat, line, tag column, value column, value text)
         self.played = []             # (card, line, col, text)
         self.seen = {}               # tag name -> line
@@ -233,6 +240,12 @@ class _Record:
         if self.first is None:
             self.first = self.deal_seat
         base = rules if rules is not None else (self.rules or Rules())
+        if (self.double is not None and rules is None
+                and self.rules_options.get("multiplier", self.double) != self.double):
+            dline, dcol, dtext = self.double_at
+            raise _err(RulesError, f"the multiplier is {self.double} here but the deal's rules "
+                       f"say multiplier={self.rules_options['multiplier']}; give it once",
+                       src, dline, dcol, dtext)
         if self.double is not None:
             base = dataclasses.replace(base, multiplier=self.double)
         if self.play_seat is not None:
