@@ -18,6 +18,18 @@ the next deal, belong to it::
 The [Play] cards are in play order (not PBN's seat order), any number a line (one trick a line
 reads best); the play may stop inside a trick, and ``*`` (PBN's end of play) is ignored.
 
+Files written by other programs carry more of PBN's tags; they load.  A value ``?`` (PBN's
+"unknown") or an empty value is as if the tag were missing (``[Trump "?"]``: no trump given).
+``[Dealer "N"]`` makes the seat left of the dealer (the next clockwise, rule 3) the first
+player unless ``[First]`` says otherwise.  PBN's informational tags (:data:`KEPT_TAGS`:
+``Event``, ``Site``, ``Date``, ``Board``, ``Annotator``, the players' names, ...) are kept in
+``DealSpec.tags`` (a value ``#`` repeats the previous deal's, as PBN's export format writes it).
+Bridge's tags that mean nothing in Kraken (:data:`BRIDGE_TAGS`: ``Vulnerable``, ``Declarer``,
+``Contract``, ``Result``, ``Auction``, ...) and unknown tags are skipped, with the lines of
+their sections (an auction, a table); :func:`skipped_tags_warning` gives one warning a file
+for them.  A tag within a letter or two of one of :data:`TAGS` (``[Trumps]``) is taken for a
+typo and refused.  PBN's comments in braces ``{...}``, which may span lines, are skipped too.
+
 One-line deals: the PBN deal text, then ``key=value`` words (``trump``, ``first``, ``rules``,
 ``double``), e.g. ``N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT trump=H first=N``.
 
@@ -40,17 +52,35 @@ from dataclasses import dataclass, field
 
 from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit
 from .deal import Deal, parse_pbn
-from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
+from .errors import (CardParseError, DealError, DealFileError, IllegalCardError, KrakenError,
+                     RulesError)
 from .rules import MULTIPLIERS, PRESETS, Rules, as_rules, parse_rules_spec
 
 __all__ = ["DealSpec", "parse_deal_file", "parse_deal_text", "parse_card_at", "TAGS",
-           "LINE_KEYS"]
+           "LINE_KEYS", "KEPT_TAGS", "BRIDGE_TAGS", "skipped_tags_warning",
+           "warn_skipped_tags", "UNKNOWN_VALUES"]
 
 #: the tags a deal file may use, in their usual order
 TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Play")
 #: the keys of the one-line form
 LINE_KEYS = ("trump", "first", "rules", "double")
+#: PBN's informational tags: kept in ``DealSpec.tags`` (Dealer also sets the first player)
+KEPT_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
+             "Annotator", "AnnotatorNA", "Round", "Room", "Table", "Section", "Stage",
+             "Competition", "Description", "EventDate", "EventSponsor", "Generator",
+             "Application", "DealId", "Time", "UTCDate", "UTCTime", "WestNA", "NorthNA",
+             "EastNA", "SouthNA", "HomeTeam", "VisitTeam", "Mode")
+#: bridge's tags with no meaning in Kraken: skipped (with a warning when they hold a value)
+BRIDGE_TAGS = ("Vulnerable", "Declarer", "Contract", "Result", "Scoring", "Auction", "Score",
+               "ScoreIMP", "ScoreMP", "ScorePercentage", "ScoreRubber", "ScoreRubberHistory",
+               "BidSystemEW", "BidSystemNS", "FrenchMP", "Termination", "TimeCall",
+               "TimeCard", "TimeControl", "Hidden")
+#: tag values that mean "unknown" (PBN's ``?``; an empty value)
+UNKNOWN_VALUES = ("?", "")
 
+_KEPT = frozenset(KEPT_TAGS)
+_BRIDGE = frozenset(BRIDGE_TAGS)
+_CANON = {t.lower(): t for t in TAGS + KEPT_TAGS + BRIDGE_TAGS}
 _TAG_RE = re.compile(r'\[\s*([A-Za-z]+)\s*"([^"]*)"\s*\]')
 _ONE_LINE_RE = re.compile(r"[NESWnesw]:")
 _PLAY_END = "*"  # PBN's end-of-play marker; accepted and ignored
@@ -75,7 +105,11 @@ class DealSpec:
     - ``source``: the file name (or ``None``); ``line``: the line of the deal's ``[Deal]`` tag
       or one-line deal.
     - ``first_given``: whether ``first`` came from a tag, key or override rather than the
-      seat named in the deal text.
+      seat named in the deal text (or the seat left of ``[Dealer]``).
+    - ``tags``: PBN's informational tags of the deal (name -> value, in file order; see
+      :data:`KEPT_TAGS`), e.g. ``{"Event": "Club night", "Board": "3"}``.
+    - ``skipped``: the tags skipped, as ``(name, line, why)``; ``why`` is ``"bridge"``
+      (:data:`BRIDGE_TAGS`) or ``"unknown"``.
     """
 
     deal: Deal
@@ -87,6 +121,8 @@ class DealSpec:
     source: str | None = None
     line: int | None = None
     first_given: bool = False
+    tags: dict = field(default_factory=dict)
+    skipped: list = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -117,16 +153,31 @@ def _words(text: str):
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
 
 
-def _strip_comment(line: str) -> str:
-    """``line`` without its comment: from a ``%`` or ``;`` outside double quotes to the end
-    of the line."""
+def _strip_comment(line: str, in_brace: bool = False) -> tuple[str, bool]:
+    """``line`` without its comments: from a ``%`` or ``;`` outside double quotes to the end
+    of the line, and PBN's ``{...}`` comments (which may span lines; ``in_brace``: the line
+    starts inside one).  Returns (the text, whether the line ends inside a brace comment);
+    a brace comment becomes spaces, so the columns of the rest stay right."""
+    out = []
     quoted = False
     for i, ch in enumerate(line):
-        if ch == '"':
+        if in_brace:
+            if ch == "}":
+                in_brace = False
+            out.append(" ")
+        elif ch == '"':
             quoted = not quoted
-        elif ch in "%;" and not quoted:
-            return line[:i]
-    return line
+            out.append(ch)
+        elif quoted:
+            out.append(ch)
+        elif ch in "%;":
+            break
+        elif ch == "{":
+            in_brace = True
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out), in_brace
 
 
 def _normalise_suit(text: str) -> str:
@@ -222,6 +273,9 @@ class _Record:
         self.played = []             # (card, line, col, text)
         self.seen = {}               # tag name -> line
         self.one_line = False
+        self.dealer = None           # the seat of a [Dealer] tag
+        self.tags = {}               # PBN's informational tags, name -> value
+        self.skipped = []            # (tag name, line, why) of the tags skipped
 
     def finish(self, trump=None, first=None, rules=None) -> DealSpec:
         """Apply the overrides, check the [Play] seat and replay the played cards."""
@@ -237,6 +291,8 @@ class _Record:
         first_given = self.first is not None or first is not None
         if first is not None:
             self.first = first
+        if self.first is None and self.dealer is not None:
+            self.first = (self.dealer + 1) % 4      # left of the dealer (rule 3)
         if self.first is None:
             self.first = self.deal_seat
         base = rules if rules is not None else (self.rules or Rules())
@@ -250,7 +306,7 @@ class _Record:
             base = dataclasses.replace(base, multiplier=self.double)
         if self.play_seat is not None:
             seat, pline, tcol, pcol, ptext = self.play_seat
-            if seat != self.first:
+            if seat is not None and seat != self.first:
                 raise _err(DealFileError, f"[Play] must name the first player, "
                            f"{SEATS[self.first]}, who leads the first trick{note}", src, pline,
                            pcol, ptext)
@@ -271,7 +327,8 @@ class _Record:
                 played_at.append((cline, ccol))
         return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,
                         played=played, played_at=played_at, source=src, line=self.line,
-                        first_given=first_given)
+                        first_given=first_given, tags=dict(self.tags),
+                        skipped=list(self.skipped))
 
 
 def _as_override_rules(rules) -> Rules | None:
@@ -302,54 +359,69 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     specs: list[DealSpec] = []
     rec: _Record | None = None
     in_play = False
+    in_skipped = False          # inside the section of a skipped tag (an auction, a table)
+    in_brace = False            # inside a {...} comment
+    previous_tags: dict = {}    # the last deal's kept tags, for PBN's "#"
+    pending: list = []          # tags waiting for their game's [Deal]: (name, value, line,
+    #                             tag column, value column)
+    blank_after_deal = False    # an empty line since the open deal's [Deal] (PBN: game over)
     if text.startswith("\ufeff"):
         text = text[1:]
 
     def close():
-        nonlocal rec
+        nonlocal rec, previous_tags
         if rec is not None:
             specs.append(rec.finish(o_trump, o_first, o_rules))
+            previous_tags = {**previous_tags, **specs[-1].tags}
         rec = None
 
     # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
     # U+2028 and the like, and misnumber the lines)
     for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        raw_line = raw
         if len(raw) > MAX_LINE_CHARS:
             raise _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
                        "a deal file's lines are short (a deal, a tag or a trick)", source,
                        lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:])
-        raw = _strip_comment(raw)
+        was_brace = in_brace
+        raw, in_brace = _strip_comment(raw, in_brace)
         stripped = raw.strip()
         if not stripped:
+            if not raw_line.strip() and not was_brace:
+                blank_after_deal = rec is not None      # PBN: an empty line ends a game
             continue
         indent = len(raw) - len(raw.lstrip())
         col0 = indent + 1                      # column of the first non-blank character
         if stripped.startswith("["):
-            in_play = False
+            in_play = in_skipped = False
             name, value, vcol = _read_tag(raw, stripped, indent, source, lineno)
+            if name == "Deal" and value.strip() in UNKNOWN_VALUES:
+                raise _err(DealError, "the deal is unknown ('?'): kraken-solver needs all four "
+                           'hands, like [Deal "N:AKQ.J9.T8.7 ..."]', source, lineno, vcol,
+                           value)
             if name == "Deal":
                 close()
                 rec = _Record(source, lineno)
                 _set_deal(rec, value, source, lineno, vcol)
                 rec.seen["Deal"] = lineno
+                blank_after_deal = False
+                for tag in pending:          # the game's tags written before its [Deal]
+                    in_skipped = _apply_tag(rec, *tag, previous_tags)
+                in_skipped = False
+                pending.clear()
                 continue
-            if rec is None:
-                why = (f"[{name}] before any [Deal] tag; a deal starts with its "
-                       '[Deal "N:..."] tag') if not specs else (
-                       f"[{name}] after a one-line deal; a one-line deal takes trump=, first=, "
-                       'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
-                raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
-            if name in rec.seen:
-                raise _err(DealFileError, f"duplicate [{name}] tag for the deal of line "
-                           f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
-                           col0, f"[{name}]")
-            rec.seen[name] = lineno
-            if name in ("Trump", "First", "Rules", "Double"):
-                _set_option(rec, name.lower(), value, source, lineno, vcol)
-            elif name == "Play":
-                seat = _parse_seat(value, "the seat that leads the play,", source, lineno, vcol)
-                rec.play_seat = (seat, lineno, col0, vcol, value)
-                in_play = True
+            # a PBN game's tags may come before its [Deal] (after an empty line, or before
+            # any deal): they wait for it
+            if rec is None or pending or (blank_after_deal and name not in TAGS):
+                if name == "Play":
+                    raise _err(DealFileError, '[Play] before the deal\'s [Deal "N:..."] tag; '
+                               "the played cards follow the deal", source, lineno, col0,
+                               "[Play]")
+                pending.append((name, value, lineno, col0, vcol))
+                in_skipped = name not in TAGS and name not in _KEPT
+                continue
+            in_skipped = _apply_tag(rec, name, value, lineno, col0, vcol, previous_tags)
+            in_play = name == "Play"
             continue
         if _ONE_LINE_RE.match(stripped):
             close()
@@ -359,6 +431,8 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
             _read_one_line(rec, raw, indent, stripped, source, lineno)
             close()
             continue
+        if in_skipped:
+            continue             # the section of a skipped tag (an auction, a table)
         if in_play:
             for off, word in _words(raw):
                 if word == _PLAY_END:
@@ -376,10 +450,81 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
                    "'N:AKQ.J9.T8.7 ... trump=H' or a comment (% or ;)", source, lineno, col0,
                    word)
     close()
+    ours = [t for t in pending if t[0] in TAGS]
+    if ours:
+        name, _, lineno, col0, _ = ours[0]
+        why = (f"[{name}] before any [Deal] tag; a deal starts with its "
+               '[Deal "N:..."] tag') if not specs else (
+               f"[{name}] with no [Deal] after it; a one-line deal takes trump=, first=, "
+               'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
+        raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
     if not specs:
         raise DealFileError("no deal in this file; expected a [Deal \"N:...\"] tag or a "
                             "one-line deal like 'N:AKQ.J9.T8.7 ... trump=H'", source=source)
     return specs
+
+
+def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> bool:
+    """Set what tag ``name`` says on ``rec`` (the deal it belongs to); return whether the
+    lines after it are a skipped tag's section (an auction, a table)."""
+    source = rec.source
+    if name in TAGS or name == "Dealer":
+        if name in rec.seen:
+            raise _err(DealFileError, f"duplicate [{name}] tag for the deal of line "
+                       f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
+                       col0, f"[{name}]")
+        rec.seen[name] = lineno
+    unknown = value.strip() in UNKNOWN_VALUES
+    if name in ("Trump", "First", "Rules", "Double"):
+        if not unknown:
+            _set_option(rec, name.lower(), value, source, lineno, vcol)
+    elif name == "Play":
+        # [Play "?"]: who leads is not written; the first player does
+        seat = None if unknown else _parse_seat(value, "the seat that leads the play,",
+                                                source, lineno, vcol)
+        rec.play_seat = (seat, lineno, col0, vcol, value)
+    elif name in _KEPT:
+        if value.strip() == "#" and name in previous_tags:
+            value = previous_tags[name]       # PBN's export format: as the previous game
+        if not unknown:
+            if name == "Dealer":
+                rec.dealer = _parse_seat(value, "a dealer", source, lineno, vcol)
+            rec.tags.setdefault(name, value)
+    else:
+        why = "bridge" if name in _BRIDGE else "unknown"
+        if not unknown or why == "unknown":
+            rec.skipped.append((name, lineno, why))
+        return True
+    return False
+
+
+def skipped_tags_warning(specs) -> list[str]:
+    """One warning line per file for the tags its deals skipped (``DealSpec.skipped``), e.g.
+    ``deals.pbn: skipped tags kraken-solver does not use: bridge's [Vulnerable] (12 deals,
+    first at line 9), [Contract] (line 14); unknown [Scorer] (line 3)``.  Empty when nothing
+    was skipped."""
+    by_source: dict = {}
+    for spec in specs:
+        for name, line, why in spec.skipped:
+            entry = by_source.setdefault(spec.source, {}).setdefault((why, name), [0, line])
+            entry[0] += 1
+    out = []
+    for source, tags in by_source.items():
+        parts = []
+        for kind, label in (("bridge", "bridge's"), ("unknown", "unknown")):
+            named = [f"[{name}] ({f'{n} deals, first at line {line}' if n > 1 else f'line {line}'})"
+                     for (why, name), (n, line) in tags.items() if why == kind]
+            if named:
+                parts.append(f"{label} " + ", ".join(named))
+        where = f"{source}: " if source is not None else ""
+        out.append(f"{where}skipped tags that kraken-solver does not use: " + "; ".join(parts))
+    return out
+
+
+def warn_skipped_tags(specs, echo) -> None:
+    """Call ``echo(line)`` with each line of :func:`skipped_tags_warning`."""
+    for line in skipped_tags_warning(specs):
+        echo(line)
 
 
 def _looks_like_card(word: str) -> bool:
@@ -422,10 +567,16 @@ def _read_tag(raw, stripped, indent, source, lineno):
         raise _err(DealFileError, 'expected a tag [Name "value"]', source, lineno, col0,
                    stripped)
     name = m.group(1)
-    canon = {t.lower(): t for t in TAGS}.get(name.lower())
+    canon = _CANON.get(name.lower())
     if canon is None:
-        raise _err(DealFileError, "unknown tag; expected one of " + ", ".join(TAGS), source,
-                   lineno, col0 + m.start(1), name)
+        import difflib
+        near = difflib.get_close_matches(name.lower(), [t.lower() for t in TAGS], n=1,
+                                         cutoff=0.8)
+        if near:
+            raise _err(DealFileError, f"unknown tag; did you mean [{_CANON[near[0]]}]? "
+                       "(kraken-solver reads " + ", ".join(TAGS) + ")", source, lineno,
+                       col0 + m.start(1), name)
+        canon = name        # unknown: skipped (with its section) and named in a warning
     return canon, m.group(2), col0 + m.start(2)
 
 
@@ -463,7 +614,8 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         vcol = col + len(key) + 1
         if not value:
             raise _err(DealFileError, f"missing value after {key}=", source, lineno, vcol, word)
-        _set_option(rec, lkey, value, source, lineno, vcol)
+        if value != "?":                 # "?": unknown, as if the key were missing
+            _set_option(rec, lkey, value, source, lineno, vcol)
 
 
 def parse_deal_file(path, *, trump=None, first=None, rules=None) -> list[DealSpec]:
