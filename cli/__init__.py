@@ -67,3 +67,14 @@ def rules_option(text):
         return as_rules(text)
     except KrakenError as err:
         raise err.located(source="--rules") from None
+
+
+def first_run_notice(prog: str):
+    """A context manager: inside it, the first time Numba starts compiling (a cache miss:
+    the first run), print ``PROG: first run: compiling the search kernels, about a minute
+    ...`` on stderr, once (:func:`kraken_solver.kernel_cache.compile_notice`).  A command
+    wraps its whole run in it (reading the input, which may compile the legality kernels,
+    loading the kernels, solving), so the notice comes once, when the first compile starts."""
+    from kraken_solver.kernel_cache import FIRST_RUN_MESSAGE, compile_notice
+    return compile_notice(lambda: click.echo(f"{prog}: {FIRST_RUN_MESSAGE}", err=True))
+
