@@ -25,11 +25,14 @@ from dataclasses import dataclass, field
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import RULES_HELP, guard_output, rules_option, symbols_ok as _symbols_ok
+from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
+                               symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, SUITS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import card_text, hand_diagram, suit_text, team_name
+from kraken_solver.formatting import (card_text, csv_bool, deal_heading, format_sheet,
+                                      hand_diagram, sheet_dict, sides_dict, suit_text,
+                                      team_name)
 
 PROG = "kraken-analyse"
 
@@ -45,13 +48,19 @@ class DealReview:
     ``reviews`` (:class:`~kraken_solver.analyse.CardReview`, one a played card), their
     ``summary`` (:class:`~kraken_solver.analyse.PlaySummary`), the ``tricks`` completed by
     the play (TrickRecord), the ``final_score`` when the play completes the deal (else
-    ``None``), ``hand_roem`` (playing team, defenders; points), ``nodes`` and ``seconds``."""
+    ``None``), ``continuation`` (for a play that stops before the end: a principal variation
+    by score from there, card texts), ``sheet`` (the
+    :class:`~kraken_solver.sheet.ScoreSheet` of the play, then the continuation: its score is
+    ``final_score``, or the double-dummy score after the last card), ``hand_roem`` (playing
+    team, defenders; points), ``nodes`` and ``seconds``."""
 
     spec: DealSpec
     reviews: list
     summary: object
     tricks: list = field(default_factory=list)
     final_score: int | None = None
+    continuation: list = field(default_factory=list)
+    sheet: object = None
     hand_roem: tuple = (0, 0)
     nodes: int = 0
     seconds: float = 0.0
@@ -62,7 +71,8 @@ def review_deal(spec: DealSpec, *, searcher=None) -> DealReview:
     points, from the playing team's side.  Raises KrakenError (located at the deal) when the
     deal has no trump or no played cards."""
     from kraken_solver.analyse import analyse_play, summarise_play
-    from kraken_solver.solver import Position, Searcher, hand_roem
+    from kraken_solver.sheet import sheet_of_position
+    from kraken_solver.solver import Position, Searcher, hand_roem, solve
 
     check_reviewable(spec)
     searcher = searcher if searcher is not None else Searcher()
@@ -71,9 +81,18 @@ def review_deal(spec: DealSpec, *, searcher=None) -> DealReview:
     reviews = analyse_play(spec.deal, spec.trump, spec.first, rules=spec.rules,
                            played=spec.played, searcher=searcher)
     pos = Position(spec.deal, spec.trump, spec.first, spec.rules, spec.played)
+    tricks = list(pos.tricks)
+    final = pos.final_value("score") if pos.over else None
+    # the line of the sheet: the play, then (if it stops early) best play to the end
+    rest = [] if pos.over else solve(spec.deal, spec.trump, spec.first, rules=spec.rules,
+                                     played=spec.played, pv=True, searcher=searcher).pv
+    line = pos.copy()
+    for c in rest:
+        line.play(c)
     return DealReview(
-        spec=spec, reviews=reviews, summary=summarise_play(reviews), tricks=list(pos.tricks),
-        final_score=pos.final_value("score") if pos.over else None,
+        spec=spec, reviews=reviews, summary=summarise_play(reviews), tricks=tricks,
+        final_score=final, continuation=rest,
+        sheet=sheet_of_position(line, played=len(spec.played)),
         hand_roem=tuple(hand_roem(spec.deal, spec.trump, spec.first, rules=spec.rules)),
         nodes=searcher.nodes - n0, seconds=time.perf_counter() - t0)
 
@@ -149,16 +168,23 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
         else:
             out.append("    (trick in progress)")
     out.append("")
+    result = dr.sheet.result if dr.sheet is not None else _made(sm.value_end)
     if dr.final_score is not None:
         out.append(f"Result of the play: score {_signed(dr.final_score)} "
-                   f"({_made(dr.final_score)}); double dummy at the start "
+                   f"({result}); double dummy at the start "
                    f"{_signed(sm.value_start)} ({_made(sm.value_start)})")
+        title = "the play"
     else:
         n = len(dr.reviews)
         total = 4 * spec.deal.size
         out.append(f"Double-dummy score after card {n} of {total}: {_signed(sm.value_end)} "
-                   f"({_made(sm.value_end)}); at the start {_signed(sm.value_start)} "
+                   f"({result}); at the start {_signed(sm.value_start)} "
                    f"({_made(sm.value_start)})")
+        title = (f"the play ({n} cards) and best play to the end (a principal variation by "
+                 f"score: {' '.join(card_text(c, ascii) for c in dr.continuation)})")
+    if dr.sheet is not None:
+        out.append("")
+        out.append(format_sheet(dr.sheet, title=title, ascii=ascii))
     out.append("")
     if sm.turning_points:
         out.append("Turning points (made <-> nat):")
@@ -192,9 +218,13 @@ def review_dict(dr: DealReview) -> dict:
     """One deal's review as a JSON-ready dict (cards as ``"HK"`` texts, values in points).
 
     Keys: ``source``, ``line``, ``deal`` (PBN from N), ``trump``, ``first``, ``rules``,
-    ``rules_options``, ``playing_team``, ``hand_roem`` ([playing team, defenders]), ``played``,
+    ``rules_options``, ``playing_team`` and ``defenders`` (``"N-S"``/``"E-W"``),
+    ``hand_roem`` (``{"playing_team": .., "defenders": ..}``), ``played``,
     ``complete`` (the play finishes the deal), ``value_start``, ``value_end``,
-    ``made_start``, ``made_end``, ``final_score`` (``None`` unless complete), ``cards`` (one
+    ``made_start``, ``made_end``, ``final_score`` (``None`` unless complete), ``result`` and
+    ``pit`` (of the play, or of the play and its continuation), ``continuation`` (the
+    principal variation after a play that stops early), ``sheet`` (the score sheet of that
+    line, adding up to ``value_end``), ``tags`` (the deal's other tags), ``cards`` (one
     dict a card: :meth:`CardReview.to_dict` plus its ``line`` and ``column`` in the file),
     ``tricks`` (the completed tricks), ``turning_points`` (card numbers), ``players`` and
     ``teams`` (cards, mistakes, cost), ``nodes``, ``seconds``."""
@@ -211,11 +241,17 @@ def review_dict(dr: DealReview) -> dict:
         "source": spec.source, "line": spec.line, "deal": str(spec.deal),
         "trump": SUITS[spec.trump], "first": SEATS[spec.first], "rules": spec.rules.name,
         "rules_options": spec.rules.to_dict(), "playing_team": team_name(spec.first),
-        "hand_roem": [int(dr.hand_roem[0]), int(dr.hand_roem[1])],
+        "defenders": team_name(spec.first + 1),
+        "hand_roem": sides_dict(int(dr.hand_roem[0]), int(dr.hand_roem[1])),
         "played": [r.card for r in dr.reviews], "complete": dr.final_score is not None,
         "value_start": int(sm.value_start), "value_end": int(sm.value_end),
         "made_start": sm.value_start > 0, "made_end": sm.value_end > 0,
         "final_score": None if dr.final_score is None else int(dr.final_score),
+        "result": dr.sheet.result, "pit": dr.sheet.pit,
+        "continuation": list(dr.continuation),
+        "sheet": sheet_dict(dr.sheet, "the play" if dr.final_score is not None
+                            else "the play and a principal variation by score"),
+        "tags": dict(spec.tags or {}),
         "cards": cards, "tricks": tricks,
         "turning_points": [r.number for r in sm.turning_points],
         "players": {k: v.to_dict() for k, v in sm.players.items()},
@@ -227,14 +263,15 @@ def review_dict(dr: DealReview) -> dict:
 def review_csv_rows(dr: DealReview, index: int) -> list[list]:
     """One deal's review as CSV rows, one a played card, with the columns
     :data:`CSV_FIELDS` (``deal`` is the deal's 1-based index in the run, ``deal_line`` its
-    line in the file, ``line``/``column`` the card's; ``best_cards`` space-separated)."""
+    line in the file, ``line``/``column`` the card's; ``best_cards`` space-separated;
+    booleans ``True``/``False`` as ``kraken-batch`` and ``kraken-solve`` write them)."""
     spec = dr.spec
     rows = []
     at = spec.played_at or [(None, None)] * len(dr.reviews)
     for r, (line, col) in zip(dr.reviews, at):
         rows.append([index, spec.source, spec.line, line, col, r.number, r.trick, r.seat,
-                     r.team, str(r.playing).lower(), r.card, r.value_before, r.value_after,
-                     r.cost, str(r.mistake).lower(), str(r.turned).lower(),
+                     r.team, csv_bool(r.playing), r.card, r.value_before, r.value_after,
+                     r.cost, csv_bool(r.mistake), csv_bool(r.turned),
                      " ".join(r.best_cards)])
     return rows
 
@@ -295,66 +332,77 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
         raise click.UsageError("--json and --csv cannot be used together")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)
     try:
-        rules = rules_option(rules_name)
-        specs = []
-        for f in files:
-            specs += parse_deal_file(f, trump=trump, rules=rules)
-        for spec in specs:
-            check_reviewable(spec)
-        if plot is not None:
-            from kraken_solver.analyse import require_matplotlib
-            try:
-                require_matplotlib()
-            except ImportError as e:
-                raise KrakenError(f"--plot: {e}") from None
-            folder = os.path.dirname(os.path.abspath(plot))
-            if not os.path.isdir(folder):
-                raise KrakenError("cannot write the plot: no such folder", source=plot)
-        from kraken_solver.solver import Searcher
-        searcher = Searcher()
-        writer = None
-        if as_csv:
-            writer = csv.writer(sys.stdout, lineterminator="\n")
-            writer.writerow(CSV_FIELDS)
-        paths = plot_paths(plot, len(specs)) if plot is not None else []
-        t0 = time.perf_counter()
-        nodes = 0
-        plot_errors = []        # a plot that cannot be written does not stop the other deals
-        for i, spec in enumerate(specs, start=1):
-            dr = review_deal(spec, searcher=searcher)
-            nodes += dr.nodes
-            if as_json:
-                click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
-            elif as_csv:
-                writer.writerows(review_csv_rows(dr, i))
-                sys.stdout.flush()
-            else:
-                if i > 1:
-                    click.echo("")
-                click.echo(f"=== Deal {i}: {spec.where} ===")
-                click.echo(format_review(dr, ascii=ascii_))
-            click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
-                       f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
-            if plot is not None:
-                from kraken_solver.analyse import plot_play
-                try:
-                    plot_play(dr.reviews, paths[i - 1], title=plot_title(dr, i, ascii_),
-                              ascii=ascii_)
-                except OSError as e:
-                    plot_errors.append(KrakenError(f"cannot write the plot: {e.strerror or e}",
-                                                   source=paths[i - 1]))
-                    click.echo(f"{PROG}: error: {plot_errors[-1]}", err=True)
-                else:
-                    click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
-        total = time.perf_counter() - t0
-        click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
-                   f"{total:.3f} s, {nodes:,} nodes", err=True)
-        if plot_errors:
-            raise KrakenError(f"{len(plot_errors)} of {len(specs)} plots could not be written "
-                              f"(the first: {plot_errors[0]})")
+        with first_run_notice(PROG):
+            run(files, trump=trump, rules=rules_option(rules_name), as_json=as_json,
+                as_csv=as_csv, plot=plot, ascii_=ascii_)
     except KrakenError as err:
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
+
+
+def run(files, *, trump, rules, as_json, as_csv, plot, ascii_):
+    """The work of ``kraken-analyse``: read and check every file and the plots' names, then
+    load the kernels, then review deal by deal."""
+    from kraken_solver.dealfile import warn_skipped_tags
+    from kraken_solver.kernel_cache import load_kernels
+    from kraken_solver.outputs import check_outputs
+    specs = []
+    for f in files:
+        specs += parse_deal_file(f, trump=trump, rules=rules)
+    for spec in specs:
+        check_reviewable(spec)
+    paths = plot_paths(plot, len(specs)) if plot is not None else []
+    if plot is not None:
+        from kraken_solver.analyse import require_matplotlib
+        try:
+            require_matplotlib()
+        except ImportError as e:
+            raise KrakenError(f"--plot: {e}") from None
+        # every plot may be written, none over an input, no two the same: before any work
+        check_outputs({f"the plot of deal {i}": p for i, p in enumerate(paths, start=1)},
+                      inputs=files)
+    warn_skipped_tags(specs, lambda line: click.echo(f"{PROG}: warning: {line}", err=True))
+    load = load_kernels()
+    from kraken_solver.solver import Searcher
+    searcher = Searcher()
+    writer = None
+    if as_csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(CSV_FIELDS)
+    t0 = time.perf_counter()
+    nodes = 0
+    plot_errors = []        # a plot that cannot be written does not stop the other deals
+    for i, spec in enumerate(specs, start=1):
+        dr = review_deal(spec, searcher=searcher)
+        nodes += dr.nodes
+        if as_json:
+            click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
+        elif as_csv:
+            writer.writerows(review_csv_rows(dr, i))
+            sys.stdout.flush()
+        else:
+            if i > 1:
+                click.echo("")
+            click.echo(deal_heading(i, spec))
+            click.echo(format_review(dr, ascii=ascii_))
+        click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
+                   f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
+        if plot is not None:
+            from kraken_solver.analyse import plot_play
+            try:
+                plot_play(dr.reviews, paths[i - 1], title=plot_title(dr, i, ascii_),
+                          ascii=ascii_, inputs=files)
+            except KrakenError as e:
+                plot_errors.append(e)
+                click.echo(f"{PROG}: error: {e}", err=True)
+            else:
+                click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
+    total = time.perf_counter() - t0
+    click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
+               f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
+    if plot_errors:
+        raise KrakenError(f"{len(plot_errors)} of {len(specs)} plots could not be written "
+                          f"(the first: {plot_errors[0]})")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -353,7 +353,7 @@ def test_cli_csv_one_row_per_card(tmp_path):
     body = [dict(zip(CSV_FIELDS, r)) for r in rows[1:]]
     assert len(body) == 8 + 5
     assert [b["deal"] for b in body] == ["1"] * 8 + ["2"] * 5
-    assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "true"
+    assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "True"
     assert (body[0]["line"], body[0]["column"]) == ("5", "1")
     assert body[9]["card"] == "SK" and body[9]["cost"] == "30" and body[9]["seat"] == "E"
     assert (body[9]["line"], body[9]["column"], body[9]["deal_line"]) == ("12", "4", "8")
@@ -410,9 +410,26 @@ def test_cli_plot_without_matplotlib(tmp_path, monkeypatch):
 
 def test_cli_plot_unwritable(tmp_path):
     pytest.importorskip("matplotlib")
+    # refused before any work: nothing on stdout, one line on stderr
     res = run(write(tmp_path, HAND_FILE), "--plot", tmp_path / "no" / "such" / "x.png")
-    assert res.exit_code == 1 and "Traceback" not in res.output
-    assert "cannot write the plot" in res.stderr and res.stderr.count("\n") == 1
+    assert res.exit_code == 1 and "Traceback" not in res.output and res.stdout == ""
+    assert "folder cannot be used" in res.stderr and res.stderr.count("\n") == 1
+    p = write(tmp_path, HAND_FILE + "\n" + HAND_FILE)
+    out = tmp_path / "two.png"
+    first, second = plot_paths(str(out), 2)
+    pathlib.Path(first).mkdir()                     # the first plot cannot be written
+    res = run(p, "--plot", out)
+    assert res.exit_code == 1 and res.stdout == "" and res.stderr.count("\n") == 1
+    assert "is a directory" in res.stderr and first in res.stderr
+
+
+def test_cli_a_plot_never_replaces_an_input(tmp_path):
+    pytest.importorskip("matplotlib")
+    p = write(tmp_path, HAND_FILE, name="deal.png")
+    before = p.read_bytes()
+    res = run(p, "--plot", p)
+    assert res.exit_code == 1 and res.stdout == ""
+    assert "is an input" in res.stderr and p.read_bytes() == before
 
 
 @pytest.mark.parametrize("text, line, column, words", [
@@ -533,12 +550,19 @@ if __name__ == "__main__":  # rewrite the data set
     print("wrote", path)
 
 
-def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path):
+def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
+    import kraken_solver.outputs as outputs
     p = write(tmp_path, HAND_FILE + "\n" + HAND_FILE)
     out = tmp_path / "two.png"
     first, second = plot_paths(str(out), 2)
-    pathlib.Path(first).mkdir()                     # the first plot cannot be written
+    real = outputs.save_figure
+
+    def save_figure(fig, path, **kw):               # the first plot fails as it is written
+        if str(path) == first:
+            raise outputs.OutputError("cannot write the plot: Is a directory", source=first)
+        return real(fig, path, **kw)
+    monkeypatch.setattr(outputs, "save_figure", save_figure)
     res = run(p, "--plot", out)
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert res.stdout.count("=== Deal") == 2        # both deals' reviews still on stdout
