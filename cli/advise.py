@@ -12,7 +12,8 @@ import sys
 
 import click
 
-from kraken_solver.cli import RULES_HELP, guard_output, rules_option, symbols_ok as _symbols_ok
+from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
+                               symbols_ok as _symbols_ok)
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
@@ -69,9 +70,10 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
             bar = tqdm(total=samples, unit="sample", file=sys.stderr, dynamic_ncols=True)
-        a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
-                   rules=rules_option(rules_name), known=known, workers=workers, scheduler=scheduler,
-                   progress=bar)
+        with first_run_notice(PROG):    # the local pool loads the kernels in this process
+            a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
+                       rules=rules_option(rules_name), known=known, workers=workers,
+                       scheduler=scheduler, progress=bar)
     except KrakenError as err:
         if bar is not None:
             bar.close()

@@ -19,7 +19,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
-from kraken_solver.cli import RULES_HELP, guard_output, rules_option
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.errors import KrakenError
 
 PROG = "kraken-batch"
@@ -138,8 +138,9 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
 
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
-                        progress=progress, command=_command_line(ctx), log=log)
+        with first_run_notice(PROG):    # the local pool loads the kernels in this process
+            res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
+                            progress=progress, command=_command_line(ctx), log=log)
     except KrakenError as err:
         _fail(ctx, err)
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ import click
 from kraken_solver import __version__
 from kraken_solver.bench import (check_against, check_report_path, format_report, load_report,
                                  run_suite)
-from kraken_solver.cli import RULES_HELP, guard_output, rules_option
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.errors import KrakenError
 
 
@@ -67,8 +67,9 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
         rules = rules_option(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
-        report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
-                           repeat=repeat, progress=progress)
+        with first_run_notice("kraken-bench"):
+            report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
+                               repeat=repeat, progress=progress)
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)
