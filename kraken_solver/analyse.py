@@ -14,7 +14,6 @@ Every value is a ``score`` value (RULES.md rule 23) in points, from the playing 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from .cards import SEATS, card_str, parse_card

@@ -11,12 +11,19 @@ the next deal, belong to it::
     [First "N"]             % the first player (leads trick 1); default: the seat before the ':'
     [Rules "kraken"]        % a preset, optionally +option=value parts: kraken+pit_bonus=50
     [Double "2"]            % the multiplier 1, 2, 4 or 8 (rule 20)
+    [Declared "20 0"]       % the hand roem declared (rule 17): playing team, defenders
     [Play "N"]              % the cards played so far, in play order, from the first lead
     SA S9 SQ SK
     HT HA
 
 The [Play] cards are in play order (not PBN's seat order), any number a line (one trick a line
 reads best); the play may stop inside a trick, and ``*`` (PBN's end of play) is ignored.
+
+For ``kraken-hint`` (``hidden=True``) a hand may be written ``-`` (hidden, as in PBN):
+``[Deal "N:AJ9.K7.T8.A - - -"]``; the deal is then a
+:class:`~kraken_solver.layouts.PartialDeal` and its played cards are checked by the hint
+(which knows what the hidden hands may hold), not here.  ``[Declared]`` gives the hand roem
+declared before play, in points, the playing team's first.
 
 Files written by other programs carry more of PBN's tags; they load.  A value ``?`` (PBN's
 "unknown") or an empty value is as if the tag were missing (``[Trump "?"]``: no trump given).
@@ -61,7 +68,7 @@ __all__ = ["DealSpec", "parse_deal_file", "parse_deal_text", "parse_card_at", "T
            "warn_skipped_tags", "UNKNOWN_VALUES"]
 
 #: the tags a deal file may use, in their usual order
-TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Play")
+TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Declared", "Play")
 #: the keys of the one-line form
 LINE_KEYS = ("trump", "first", "rules", "double")
 #: PBN's informational tags: kept in ``DealSpec.tags`` (Dealer also sets the first player)
@@ -106,6 +113,8 @@ class DealSpec:
       or one-line deal.
     - ``first_given``: whether ``first`` came from a tag, key or override rather than the
       seat named in the deal text (or the seat left of ``[Dealer]``).
+    - ``declared``: the ``[Declared]`` hand roem (playing team, defenders; points), or None.
+      With ``hidden=True`` ``deal`` may be a :class:`~kraken_solver.layouts.PartialDeal`.
     - ``tags``: PBN's informational tags of the deal (name -> value, in file order; see
       :data:`KEPT_TAGS`), e.g. ``{"Event": "Club night", "Board": "3"}``.
     - ``skipped``: the tags skipped, as ``(name, line, why)``; ``why`` is ``"bridge"``
@@ -121,6 +130,7 @@ class DealSpec:
     source: str | None = None
     line: int | None = None
     first_given: bool = False
+    declared: tuple | None = None
     tags: dict = field(default_factory=dict)
     skipped: list = field(default_factory=list)
 
@@ -258,9 +268,11 @@ def _parse_double(value, source, line, col) -> int:
 class _Record:
     """A deal being read: its values and where each came from."""
 
-    def __init__(self, source, line):
+    def __init__(self, source, line, hidden=False):
         self.source = source
         self.line = line
+        self.hidden = hidden             # hands written '-' are allowed
+        self.declared = None
         self.deal = None
         self.deal_seat = None
         self.trump = None
@@ -314,7 +326,11 @@ class _Record:
                 raise _err(DealFileError, "a [Play] section needs a trump: add a [Trump] tag "
                            "(or give --trump)", src, pline, tcol, "[Play]")
         played, played_at = [], []
-        if self.played:
+        if self.played and not isinstance(self.deal, Deal):
+            # hidden hands: the hint checks the play against what they may hold
+            played = [card for card, _, _, _ in self.played]
+            played_at = [(cline, ccol) for _, cline, ccol, _ in self.played]
+        elif self.played:
             from .solver import Position  # the kernels load on first use only
             pos = Position(self.deal, self.trump, self.first, base)
             for card, cline, ccol, ctext in self.played:
@@ -327,7 +343,7 @@ class _Record:
                 played_at.append((cline, ccol))
         return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,
                         played=played, played_at=played_at, source=src, line=self.line,
-                        first_given=first_given, tags=dict(self.tags),
+                        first_given=first_given, declared=self.declared, tags=dict(self.tags),
                         skipped=list(self.skipped))
 
 
@@ -336,14 +352,15 @@ def _as_override_rules(rules) -> Rules | None:
 
 
 def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=None,
-                    rules=None) -> list[DealSpec]:
+                    rules=None, hidden: bool = False) -> list[DealSpec]:
     """Read the deals of a deal file's text (format: see the module docstring).
 
     ``source`` names the file in error messages.  The overrides replace what the file says for
     every deal: ``trump`` (``"H"`` or 0..3), ``first`` (``"N"`` or 0..3), ``rules`` (a preset
     name, Rules or dict of options; a deal's ``[Double]``/``double=`` still sets the
     multiplier).  Played cards
-    are checked under the values in force after the overrides.
+    are checked under the values in force after the overrides.  ``hidden``: hands written
+    ``-`` are allowed (``kraken-hint``; see the module docstring).
 
     Returns the deals in file order.  Raises DealFileError (syntax, unknown tag, no deal, a
     line longer than :data:`MAX_LINE_CHARS` characters),
@@ -401,7 +418,7 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
                            value)
             if name == "Deal":
                 close()
-                rec = _Record(source, lineno)
+                rec = _Record(source, lineno, hidden)
                 _set_deal(rec, value, source, lineno, vcol)
                 rec.seen["Deal"] = lineno
                 blank_after_deal = False
@@ -426,7 +443,7 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
         if _ONE_LINE_RE.match(stripped):
             close()
             in_play = False
-            rec = _Record(source, lineno)
+            rec = _Record(source, lineno, hidden)
             rec.one_line = True
             _read_one_line(rec, raw, indent, stripped, source, lineno)
             close()
@@ -478,6 +495,9 @@ def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> 
     if name in ("Trump", "First", "Rules", "Double"):
         if not unknown:
             _set_option(rec, name.lower(), value, source, lineno, vcol)
+    elif name == "Declared":
+        if not unknown:
+            rec.declared = _parse_declared(value, source, lineno, vcol)
     elif name == "Play":
         # [Play "?"]: who leads is not written; the first player does
         seat = None if unknown else _parse_seat(value, "the seat that leads the play,",
@@ -582,9 +602,32 @@ def _read_tag(raw, stripped, indent, source, lineno):
 
 def _set_deal(rec: _Record, value: str, source, lineno, vcol):
     try:
-        rec.deal, rec.deal_seat = parse_pbn(value)
+        if rec.hidden:
+            from .layouts import parse_partial_pbn
+            rec.deal, rec.deal_seat = parse_partial_pbn(value)
+        else:
+            for m in re.finditer(r"\S+", value):
+                if m.group() == "-" or m.group().endswith(":-"):
+                    raise _err(DealFileError, "a hidden hand '-' is read by kraken-hint only; "
+                               "this command needs all four hands", source, lineno,
+                               vcol + m.end() - 1, "-")
+            rec.deal, rec.deal_seat = parse_pbn(value)
+    except DealFileError:
+        raise
     except KrakenError as e:
         raise _relocate(e, source, lineno, vcol) from None
+
+
+def _parse_declared(value, source, line, col) -> tuple[int, int]:
+    """``"20 0"``: the hand roem declared (rule 17), playing team then defenders, points."""
+    words = value.split()
+    if len(words) == 2 and all(re.fullmatch(r"[0-9]{1,4}", w) for w in words):
+        a, b = int(words[0]), int(words[1])
+        if a % 10 == 0 and b % 10 == 0 and a <= 1000 and b <= 1000:
+            return a, b
+    raise _err(DealFileError, "expected the declared hand roem as two numbers of points, "
+               'the playing team\'s then the defenders\', multiples of 10, like "20 0"',
+               source, line, col, value)
 
 
 def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
@@ -618,7 +661,8 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
             _set_option(rec, lkey, value, source, lineno, vcol)
 
 
-def parse_deal_file(path, *, trump=None, first=None, rules=None) -> list[DealSpec]:
+def parse_deal_file(path, *, trump=None, first=None, rules=None, hidden: bool = False
+                    ) -> list[DealSpec]:
     """Read a deal file (UTF-8 text) -> its deals; ``path`` ``"-"`` reads standard input
     (as bytes, decoded as UTF-8 whatever the locale; named ``<stdin>`` in errors).
 
@@ -651,7 +695,8 @@ def parse_deal_file(path, *, trump=None, first=None, rules=None) -> list[DealSpe
     if len(data) > MAX_FILE_BYTES:
         raise DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
                             "file is at most that (split it into smaller files)", source=name)
-    return parse_deal_text(_decode(data, name), name, trump=trump, first=first, rules=rules)
+    return parse_deal_text(_decode(data, name), name, trump=trump, first=first, rules=rules,
+                           hidden=hidden)
 
 
 def _decode(data: bytes, name: str) -> str:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import naive
 from kraken_solver import Deal, Rules, card_str, hand_roem, solve
-from kraken_solver.cards import SEATS, SUITS, mask_of, parse_card
+from kraken_solver.cards import SEATS, SUITS, mask_of
 from kraken_solver.roem import declared_melds, hand_roem_masks
 from kraken_solver.sheet import score_sheet
 from kraken_solver.solver import Position

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kraken_solver import Deal, Position, Rules, card_str, full_table, solve, trump_table
+from kraken_solver import Deal, Position, card_str, full_table, solve, trump_table
 from kraken_solver.cards import SEATS, SUITS, mask_of
 from kraken_solver.cli import analyse as analyse_cli
 from kraken_solver.cli import solve as solve_cli
