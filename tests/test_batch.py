@@ -24,8 +24,8 @@ from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, Rules, trump_table
 from kraken_solver.batch import (COLUMNS, GEN_BLOCK, TIMING_COLUMNS, _write_atomic,
-                                 forces_pit, generate_deals, make_config, read_results,
-                                 run_batch, solve_trumps, worker_searcher)
+                                 forces_pit, generate_deals, make_config, pit_ruled_out,
+                                 read_results, run_batch, solve_trumps, worker_searcher)
 from kraken_solver.cards import SEATS, SUITS, mask_of
 from kraken_solver.errors import KrakenError
 from kraken_solver.cli.batch import main
@@ -110,6 +110,37 @@ def test_forces_pit_matches_brute_force():
         assert forces_pit(searcher, pos) == expected, (str(deal), trump, first)
         seen[expected] += 1
     assert seen[True] >= 5 and seen[False] >= 5
+
+
+def test_pit_ruled_out_only_where_no_pit_can_be_forced():
+    # small deals under every multiplier and pit bonus (brute force), then full deals (the
+    # pit test's search): the score never rules out a pit that can be forced, and it rules
+    # out most of those that cannot
+    rng = np.random.default_rng(11)
+    searcher = worker_searcher()
+    ruled, pits = 0, 0
+    for i in range(160):
+        size = int(rng.integers(1, 4))
+        perm = rng.permutation(32)
+        deal = Deal(tuple(mask_of(int(c) for c in perm[k * size:(k + 1) * size])
+                          for k in range(4)))
+        rules = Rules(pit_bonus=int(rng.choice([0, 100])), multiplier=int(rng.choice([1, 2, 8])),
+                      trick_roem=bool(rng.integers(2)), hand_roem=bool(rng.integers(2)))
+        pos = Position(deal, int(rng.integers(4)), int(rng.integers(4)), rules)
+        can = _can_force_pit(pos)
+        pits += can
+        if pit_ruled_out(pos, searcher.value(pos, "score")):
+            ruled += 1
+            assert not can, (str(deal), pos.trump, pos.first, rules)
+    for deal in generate_deals(5, 0, 40):
+        for t in range(4):
+            pos = Position(deal, t, 0, Rules())
+            can = forces_pit(searcher, pos)
+            pits += can
+            if pit_ruled_out(pos, searcher.value(pos, "score")):
+                ruled += 1
+                assert not can, (str(deal), t)
+    assert pits >= 10 and ruled >= 200
 
 
 def test_solve_trumps_equals_trump_table():

@@ -420,6 +420,28 @@ def test_a_full_disk_is_one_clear_error(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def test_the_program_ends_at_once_with_mains_output_and_status(tmp_path):
+    # kraken-solve is cli.solve.run: main, then os._exit after the flush (no interpreter
+    # shutdown); its output and exit status are main's
+    import subprocess
+    import sys
+    deal = str(DATASETS / "full_deal.txt")
+    proc = subprocess.run([sys.executable, "-m", "kraken_solver.cli.solve", deal, "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    want = CliRunner().invoke(main, [deal, "--json"])
+    strip = ("nodes", "seconds")
+    got = [{k: v for k, v in json.loads(line).items() if k not in strip}
+           for line in proc.stdout.splitlines()]
+    assert got == [{k: v for k, v in d.items() if k not in strip} for d in json_lines(want)]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("N:AKQX... K... Q... J...\n")
+    proc = subprocess.run([sys.executable, "-m", "kraken_solver.cli.solve", str(bad)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith(f"kraken-solve: error: {bad}, line 1"), proc.stderr
+
+
 # ------------------------------------------------------------------------- standard input
 @pytest.mark.parametrize("charset", ["latin-1", "ascii"])
 def test_stdin_is_read_as_utf8_whatever_the_locale(charset):
