@@ -45,8 +45,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .batch import GEN_BLOCK, make_pool, seeded_permutations, solve_trumps, worker_searcher
-from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, is_int, parse_card,
-                    popcount, sort_for_display)
+from .cards import (RANKS, SEATS, SUITS, ascii_upper, card_str, cards_of, hand_text, is_int,
+                    parse_card, popcount, sort_for_display)
 from .deal import Deal
 from .errors import CardParseError, DealError, KrakenError, short_token
 from .rules import Rules, as_rules
@@ -72,7 +72,7 @@ def parse_hand(text: str) -> int:
     for si, ranks in enumerate(suits):
         r = 0
         while r < len(ranks):
-            ch, width = ranks[r].upper(), 1
+            ch, width = ascii_upper(ranks[r]), 1
             if ranks[r:r + 2] == "10":
                 ch, width = "T", 2
             if ch not in RANKS:
@@ -116,9 +116,10 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
     for item in items:
         text = short_token(item)
         head, colon, rest = item.partition(":")
-        if not colon or len(head.strip()) != 1 or head.strip().upper() not in SEATS:
+        seat_text = ascii_upper(head.strip())
+        if not colon or len(seat_text) != 1 or seat_text not in SEATS:
             raise CardParseError("--known takes SEAT:CARDS, like E:HA,HK", token=text)
-        s = SEATS.index(head.strip().upper())
+        s = SEATS.index(seat_text)
         words = [w for w in rest.replace(",", " ").split() if w]
         if not words:
             raise CardParseError("--known names no card after the seat", token=text)

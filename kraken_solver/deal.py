@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANKS, SEATS, SUITS, cards_of, hand_text, is_int, popcount, parse_seat
+from .cards import (RANKS, SEATS, SUITS, ascii_upper, cards_of, hand_text, is_int, parse_seat,
+                    popcount)
 from .errors import CardParseError, DealError
 
 
@@ -21,9 +22,13 @@ class Deal:
     hands: tuple
 
     def __post_init__(self):
-        if isinstance(self.hands, str):
+        if isinstance(self.hands, (str, bytes, bytearray)):
             raise DealError("Deal takes four card masks; read PBN text with Deal.from_pbn",
-                            token=self.hands)
+                            token=repr(self.hands))
+        if isinstance(self.hands, (set, frozenset, dict)):
+            # a set has no order: the seats would come out in an arbitrary one
+            raise DealError("a deal is four hands in seat order N, E, S, W: a tuple or list of "
+                            "card masks, not a set or dict", token=repr(self.hands))
         try:
             hands = tuple(self.hands)
         except TypeError:
@@ -82,13 +87,25 @@ class Deal:
     def __str__(self) -> str:
         return self.pbn(0)
 
-    def pbn(self, start_seat: int = 0) -> str:
-        """PBN text with the hands clockwise from ``start_seat`` (0..3 = N E S W)."""
+    def pbn(self, start_seat=0) -> str:
+        """PBN text with the hands clockwise from ``start_seat`` (0..3 = N E S W, or the seat
+        letter).  Raises CardParseError for another seat."""
+        if is_int(start_seat) and 0 <= start_seat < 4:
+            start_seat = int(start_seat)
+        elif isinstance(start_seat, str):
+            start_seat = parse_seat(start_seat)
+        else:
+            raise CardParseError("expected a seat 0..3 (N E S W) or its letter",
+                                 token=repr(start_seat))
         return SEATS[start_seat] + ":" + " ".join(
             hand_text(self.hands[(start_seat + i) % 4]) for i in range(4))
 
     def rotated(self, k: int) -> "Deal":
-        """The deal with every hand moved ``k`` seats clockwise (N's hand to E for k=1)."""
+        """The deal with every hand moved ``k`` seats clockwise (N's hand to E for k=1).
+        Raises DealError unless ``k`` is a whole number."""
+        if not is_int(k):
+            raise DealError("the rotation is a whole number of seats", token=repr(k))
+        k = int(k)
         return Deal(tuple(self.hands[(s - k) % 4] for s in range(4)))
 
 
@@ -139,7 +156,7 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
         for si, ranks in enumerate(suits):
             r = 0
             while r < len(ranks):
-                ch = ranks[r].upper()
+                ch = ascii_upper(ranks[r])
                 width = 1
                 if ranks[r:r + 2] == "10":
                     ch, width = "T", 2
