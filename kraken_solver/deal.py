@@ -109,11 +109,75 @@ class Deal:
         return Deal(tuple(self.hands[(s - k) % 4] for s in range(4)))
 
 
+#: rank text of one suit -> its 8-bit holding (bit = natural rank), for texts read before
+#: (the fast path of parse_pbn; a text that is not a clean holding is never stored)
+_HOLDINGS: dict = {}
+_HOLDINGS_MAX = 1 << 16
+_RANK_BIT = {c: 1 << i for i, c in enumerate(RANKS)} | \
+    {c.lower(): 1 << i for i, c in enumerate(RANKS) if c.isalpha()}
+
+
+def _holding(ranks: str) -> int | None:
+    """The 8-bit holding of a suit's rank text (``"AKT"``, ``"a10"``), or None when it is
+    not a clean holding (a bad rank, a rank twice): the slow path then names the error."""
+    bits = _HOLDINGS.get(ranks)
+    if bits is not None:
+        return bits
+    bits, i = 0, 0
+    while i < len(ranks):
+        if ranks[i:i + 2] == "10":
+            b, i = _RANK_BIT["T"], i + 2
+        else:
+            b, i = _RANK_BIT.get(ranks[i]), i + 1
+        if b is None or bits & b:
+            return None
+        bits |= b
+    if len(_HOLDINGS) < _HOLDINGS_MAX:
+        _HOLDINGS[ranks] = bits
+    return bits
+
+
+def _fast_pbn(body: str):
+    """(hands, start seat) of clean PBN text (after strip), or None: then the full parser
+    reads it and reports what is wrong.  The same hands as the full parser."""
+    if len(body) < 2 or body[1] != ":":
+        return None
+    start = SEATS.find(body[0]) if body[0] in "NESW" else "nesw".find(body[0])
+    if start < 0:
+        return None
+    words = body[2:].split()
+    if len(words) != 4:
+        return None
+    hands = [0, 0, 0, 0]
+    seen = 0
+    size = None
+    for k, word in enumerate(words):
+        suits = word.split(".")
+        if len(suits) != 4:
+            return None
+        mask = 0
+        for si, ranks in enumerate(suits):
+            bits = _holding(ranks) if ranks else 0
+            if bits is None:
+                return None
+            mask |= bits << (8 * si)
+        n = popcount(mask)
+        if mask & seen or (size is not None and n != size) or not 1 <= n <= 8:
+            return None
+        size = n
+        seen |= mask
+        hands[(start + k) % 4] = mask
+    return hands, start
+
+
 def parse_pbn(text: str) -> tuple[Deal, int]:
     """Read PBN deal text -> (Deal, seat named before the colon).  Raises DealError."""
     if not isinstance(text, str):
         raise DealError("expected PBN deal text like 'N:AKQ.J9.T8.7 ...'",
                         token=repr(text))
+    fast = _fast_pbn(text.strip())
+    if fast is not None:
+        return Deal(tuple(fast[0])), fast[1]
     s = text
     lead = len(s) - len(s.lstrip())
     body = s.strip()

@@ -123,6 +123,8 @@ def _words(text: str):
 def _strip_comment(line: str) -> str:
     """``line`` without its comment: from a ``%`` or ``;`` outside double quotes to the end
     of the line."""
+    if "%" not in line and ";" not in line:
+        return line
     quoted = False
     for i, ch in enumerate(line):
         if ch == '"':
