@@ -192,12 +192,9 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
     how often they pick a double-dummy best trump and what they cost per deal, in points.
     """
     from kraken_solver.batch import line_locator, read_results
-    from kraken_solver.outputs import OutputError, make_output_dir
+    from kraken_solver.outputs import make_output_dir
     from kraken_solver.summary import format_summary, summarize, write_csv_tables, write_plots
     try:
-        for folder, what in ((csv_dir, "--csv folder"), (plots_dir, "--plots folder")):
-            if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):
-                raise OutputError(f"the {what} must be a folder (or a new name)", source=folder)
         df = read_results(file)
         s = summarize(df, source=file, line_of=line_locator(file))
         if csv_dir:

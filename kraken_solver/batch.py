@@ -553,14 +553,19 @@ def _hash_input(path) -> tuple[str, int]:
         raise KrakenError("the batch's input must be a regular file, not standard input: it is "
                           "read again while the batch runs and to resume; save it to a file "
                           "first", token="-")
+    def refuse(mode):
+        return KrakenError("the batch's input must be a regular file, and this is "
+                           f"{file_kind(mode)}: it is read again while the batch runs and "
+                           "to resume (a pipe can be read once); save it to a file first",
+                           source=name)
     try:
+        st = os.stat(name)              # before opening: opening a named pipe would wait
+        if not stat.S_ISREG(st.st_mode):
+            raise refuse(st.st_mode)
         with open(name, "rb") as f:
             st = os.fstat(f.fileno())
             if not stat.S_ISREG(st.st_mode):
-                raise KrakenError("the batch's input must be a regular file, and this is "
-                                  f"{file_kind(st.st_mode)}: it is read again while the batch "
-                                  "runs and to resume (a pipe can be read once); save it to a "
-                                  "file first", source=name)
+                raise refuse(st.st_mode)
             h = hashlib.sha256()
             size = 0
             while True:
@@ -838,12 +843,24 @@ def _expected_chunks(config: BatchConfig, wanted=None):
     config.deals = reader.deals
 
 
+def _check_input_unchanged(config: BatchConfig) -> None:
+    """Before rows are checked against the input: its bytes now must be those the run
+    started with (else a changed file would look like damaged parts)."""
+    if config.input and _hash_input(config.input) != (config.input_sha256,
+                                                       config.input_bytes):
+        raise _input_changed(config)
+
+
+def _input_changed(config: BatchConfig) -> KrakenError:
+    return KrakenError("the input file changed while the batch was using it (its SHA-256 is "
+                       "not the one the run started with): the rows would mix two inputs; "
+                       "put the file back, or start over with another --out",
+                       source=config.input)
+
+
 def _check_same_input(config: BatchConfig, reader) -> None:
     if reader.sha256 != config.input_sha256 or reader.bytes_read != config.input_bytes:
-        raise KrakenError("the input file changed while the batch was using it (its SHA-256 is "
-                          "not the one the run started with): the rows would mix two inputs; "
-                          "put the file back, or start over with another --out",
-                          source=config.input)
+        raise _input_changed(config)
 
 
 def _damaged(path: str, k: int, config: BatchConfig, why: str, line: int | None = None):
@@ -922,6 +939,7 @@ def _check_done_parts(config: BatchConfig, parts_dir: str, parts: dict, columns)
     """Check every part file of ``parts`` against its chunk (:func:`_checked_part`); for an
     input file this reads it to the end (and sets ``config.deals``).  Raises KrakenError."""
     seen = set()
+    _check_input_unchanged(config)
     for k, expected in _expected_chunks(config, wanted=set(parts)):
         _checked_part(os.path.join(parts_dir, parts[k]), k, expected, config, columns)
         seen.add(k)
@@ -1308,6 +1326,7 @@ def _assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str],
                           "run the same command with --resume to solve them", source=parts_dir)
     rows = 0
     header = ",".join(columns)
+    _check_input_unchanged(config)
 
     def checked():
         for k, expected in _expected_chunks(config):

@@ -642,10 +642,13 @@ class DealReader:
             yield data
 
     # -- deals
-    def check_ahead(self, limit: int = LOOKAHEAD_BYTES) -> None:
-        """Read up to ``limit`` bytes (the whole file if it is smaller) and check every deal
-        in them, before the first one is used; they are parsed again when iterating.  Raises
-        the errors of the reader for the deals in that part of the file."""
+    def check_ahead(self, limit: int | None = None) -> None:
+        """Read up to ``limit`` bytes (default :data:`LOOKAHEAD_BYTES`; the whole file if it
+        is smaller) and check every deal in them, before the first one is used; they are
+        parsed again when iterating.  Raises the errors of the reader for the deals in that
+        part of the file."""
+        if limit is None:
+            limit = LOOKAHEAD_BYTES
         if self._started or self._ahead is not None:
             raise RuntimeError("check_ahead comes before iterating, once")
         chunks, n = [], 0
