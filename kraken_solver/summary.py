@@ -52,7 +52,8 @@ class Summary:
     - ``by_length_honours``: per (length, honours).
     - ``best``: the best trump's score per deal: count, mean, std, min, percentiles, max,
       P(made) of the best trump.
-    - ``best_hist``: histogram of the best trump's score (bins of ``bin_width`` points).
+    - ``best_hist``: histogram of the best trump's score (bins of ``bin_width`` points, or a
+      multiple of it so that a group has at most about 40 bins).
     - ``rules``: per trump-choice rule: P(picks a best trump), mean cost per deal, mean score,
       P(made), mean points, P(pit).
     - ``choices``: per (deal, rule) the chosen trump and its values (for plots).
@@ -405,6 +406,9 @@ def _summarize_group(df, name, bin_width, has_points, has_pit) -> dict:
         "median": q.loc[0.5], "p75": q.loc[0.75], "p95": q.loc[0.95],
         "max": int(best_score.max()), "p_made": float((best_score > 0).mean()),
     }])
+    # at most about 40 bins: a group at multiplier 8 spans eight times the points
+    span = int(best_score.max()) - int(best_score.min())
+    bin_width = bin_width * max(1, -(-span // (bin_width * 40)))
     lo = int(np.floor(best_score.min() / bin_width) * bin_width)
     hi = int(np.floor(best_score.max() / bin_width) * bin_width) + bin_width
     edges = np.arange(lo, hi + 1, bin_width)
@@ -583,14 +587,19 @@ def write_plots(s: Summary, directory: str, *, inputs=()) -> list[str]:
         ax.errorbar(t.length, t.p_made, yerr=se, marker="o", capsize=3,
                     label="P(made) of the (deal, trump) rows; error bars: \u00b11 standard "
                           "error, \u221a(p(1\u2212p)/n)")
-        for x, y, n in zip(t.length, t.p_made, t.n):
-            ax.annotate(f"n={n}", (x, y), textcoords="offset points", xytext=(5, 4),
-                        fontsize=7)
+        ys = list(t.p_made)
+        for i, (x, y, n) in enumerate(zip(t.length, ys, t.n)):
+            # the label on the side the line leaves free: above where it falls to the right
+            nxt = ys[i + 1] if i + 1 < len(ys) else None
+            above = nxt is not None and nxt < y
+            ax.annotate(f"n={n}", (x, y), textcoords="offset points",
+                        xytext=(6, 5) if above else (6, -13), fontsize=7)
         ax.set_xlabel("trump length in the first player's hand (cards)")
         ax.set_ylabel("P(made), double dummy")
         ax.set_ylim(-0.05, 1.12)
-        ax.set_xlim(-0.5, 8.5)
-        ax.set_xticks(range(0, 9))
+        top = int(t.length.max()) if len(t) else 8
+        ax.set_xlim(-0.5, top + 0.5)
+        ax.set_xticks(range(0, top + 1))
         ax.grid(alpha=0.3)
         ax.legend(loc="upper left", fontsize=7)
         ax.set_title(f"P(made) against trump length ({where}); n = rows", fontsize=9)
@@ -601,9 +610,11 @@ def write_plots(s: Summary, directory: str, *, inputs=()) -> list[str]:
         ax.bar(h["from"], h["deals"], width=(h["to"] - h["from"] + 1) * 0.95, align="edge")
         ax.axvline(0, color="grey", lw=0.8, ls=":")
         width = int((h["to"] - h["from"] + 1).iloc[0])
-        ax.set_xlabel(f"score of the best trump (points, bins of {width}; left of the dotted "
-                      "line: nat)")
+        ax.set_xlabel(f"score of the best trump (points, bins of {width}); made is a score "
+                      "above 0 (the dotted line)")
         ax.set_ylabel("deals")
+        from matplotlib.ticker import MaxNLocator
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"Best trump's score per deal ({where})", fontsize=9)
         out.append(save_figure(fig, next(it), inputs=inputs))
     return out
