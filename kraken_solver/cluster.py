@@ -262,7 +262,7 @@ class DaskPool:
     def _check_alive(self) -> None:
         """Raise KrakenError unless the scheduler answers within CALL_TIMEOUT seconds."""
         within(CALL_TIMEOUT, lambda: self.client.scheduler_info(), "hear from the Dask "
-               "scheduler (it stopped answering; the finished chunks are kept)")
+               "scheduler (it stopped answering)")
 
     def close(self) -> None:
         """Cancel unfinished tasks, disconnect, and stop the local cluster if we started it."""
