@@ -111,9 +111,10 @@ class NoAnswer(KrakenError):
 def within(seconds: float, fn, what: str, *, still=None, log=None):
     """``fn()``, given at most ``seconds``: run in a daemon thread, its result returned and its
     exception raised again; when it has not returned by then, :class:`NoAnswer` ("cannot
-    WHAT: no answer within N s"; the thread is left to Dask, which ends with the process).  ``still`` (seconds) and ``log``: a line of news when it is still running
-    after ``still`` seconds (e.g. "still trying to reach ...").  Every wait on the network goes
-    through here, so none can hang the command."""
+    WHAT: no answer within N s"; the thread is left to Dask, which ends with the process).
+    ``still`` (seconds) and ``log``: a line of news when it is still running after ``still``
+    seconds (e.g. "still trying to reach ...").  Every wait on the network goes through here,
+    so none can hang the command."""
     import threading
     box = {}
 

@@ -20,7 +20,6 @@ import sys
 import threading
 import time
 
-import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner

@@ -176,7 +176,8 @@ def test_every_command_writes_through_outputs():
         if path.name == "outputs.py":
             continue
         text = path.read_text()
-        for pattern in (r"(?<![_a-z.])open\((?!os\.devnull)[^)]*,\s*['\"][wax]b?['\"]", r"\.savefig\(",
+        for pattern in (r"(?<![_a-z.])open\((?!os\.devnull)[^)]*,\s*['\"][wax]b?['\"]",
+                        r"\.savefig\(",
                         r"\.to_csv\((?!index=False\))", r"os\.replace\("):
             found = re.findall(pattern, text)
             assert not found, (path.name, pattern, found)
