@@ -1043,8 +1043,9 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
                 _remove_empty_dir(parts_dir)
             raise
         if meta is None:
-            if created:
-                _remove_empty_dir(parts_dir)
+            # nothing to do: no work directory stays (one left empty by a run killed before
+            # its first chunk goes too)
+            _remove_empty_dir(parts_dir)
             return BatchResult(out, config.deals or 0, 0, config.n_chunks or 0, 0.0, 0.0, 0.0,
                                0.0, 0, already_complete=True)
         return _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,

@@ -584,3 +584,17 @@ def test_summarize_cli_refuses_folders_that_are_files(whole, tmp_path):
         res = batch("summarize", whole, opt, f)
         assert res.exit_code == 2 and "is a file" in res.output and res.stdout == ""
     assert f.read_text() == "x"
+
+
+def test_a_finished_run_leaves_no_empty_work_directory(whole, tmp_path):
+    """Found by the fault script: a run killed before its first chunk left an empty
+    OUT.parts/, which a resume that found the output complete then kept."""
+    out = tmp_path / "r.csv"
+    shutil.copy(whole, out)
+    shutil.copy(f"{whole}.meta.json", f"{out}.meta.json")
+    os.mkdir(f"{out}.parts")
+    logs = []
+    res = run_batch(make_config(deals=3, seed=3, chunk_size=1), out, workers=1, resume=True,
+                    log=logs.append)
+    assert res.already_complete and "already complete" in logs[0]
+    assert not os.path.exists(f"{out}.parts")
