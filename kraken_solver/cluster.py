@@ -211,7 +211,8 @@ class DaskPool:
             why = (f"it did not start within {limit:.0f} s" if self.kind == "local" else
                    f"no answer from {self.target} within {limit:.0f} s (is a Dask scheduler "
                    "running there?)")
-            raise KrakenError(f"cannot {what}: {why}", token=self.scheduler) from None
+            raise KrakenError(f"cannot {what}: {why}",
+                              token=self.scheduler if self.kind == "local" else None) from None
         except Exception as e:      # OSError, TimeoutError, and whatever Dask raises
             self.close()
             raise KrakenError(f"cannot {what}: {one_line(e)}", token=self.scheduler) from None
