@@ -201,6 +201,14 @@ def kraken_bench():
     run("bench", "kraken-bench")
 
 
+def kraken_hint():
+    run("hint", "kraken-hint")
+
+
+def kraken_view():
+    run("view", "kraken-view")
+
+
 def __getattr__(name):
     # the Click parameter types live in .params (importing click); exported here lazily
     if name in ("AsciiChoice", "AsciiInt"):

@@ -15,6 +15,7 @@ The deal file format is described in :mod:`kraken_solver.dealfile`.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -318,10 +319,23 @@ def _png_path(ctx, param, value):
                    "PNG (several deals: FILE-1.png, FILE-2.png, ...). Needs matplotlib.")
 @click.option("--ascii", "ascii_", is_flag=True,
               help="Suit letters S H D C instead of the symbols.")
+@click.option("--view", type=click.Choice(["double-dummy", "player"]), default="double-dummy",
+              show_default=True,
+              help="player: also each card's player's hint at that moment (what they could "
+                   "see) and its player's-view cost beside the double-dummy cost.")
+@click.option("--samples", type=int, default=100, show_default=True,
+              help="With --view player: layouts a decision (exact when fewer are consistent).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="With --view player: SeedSequence seed of the drawn layouts.")
+@click.option("--workers", type=int, default=None,
+              help="With --view player: worker processes (default: one per core).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="With --view player: solve on a Dask cluster, as kraken-batch --scheduler.")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
 @guard_output(PROG)
-def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
+def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_, view, samples, seed,
+         workers, scheduler):
     """Review the play of the deals of FILE double dummy ('-' reads standard input).
 
     Every deal needs its trump ([Trump "H"] or --trump) and a [Play "N"] section with the
@@ -330,11 +344,24 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
     and its cost, the points it gave away for its player's own team (? = mistake, ! = turned
     the deal between made and nat); then the turning points and the mistakes and cost per
     player and per team.
+
+    With --view player, every card is also valued as its player saw it (their own hand, the
+    cards played before and the hand roem declared): the player's-view cost is the best
+    card's mean score minus the played card's over the layouts of the unseen cards (? = a
+    mistake from the player's view, ~ = wrong double dummy but best from what they saw).
     """
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
+    player = view == "player"
+    if player and scheduler is not None and workers is not None:
+        raise click.UsageError("--workers and --scheduler cannot be used together")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)
     try:
+        if player:
+            from kraken_solver.hint import check_counts
+            check_counts(samples, None, workers)
+            if seed < 0:
+                raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
         if plot is not None:
             from kraken_solver.analyse import require_matplotlib
             try:
@@ -354,37 +381,64 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
         writer = None
         if as_csv:
             writer = csv.writer(sys.stdout, lineterminator="\n")
-            writer.writerow(CSV_FIELDS)
+            if player:
+                from kraken_solver.playerview import CSV_FIELDS as VIEW_FIELDS
+                writer.writerow(CSV_FIELDS + VIEW_FIELDS)
+            else:
+                writer.writerow(CSV_FIELDS)
         t0 = time.perf_counter()
         nodes = 0
         plot_errors = []        # a plot that cannot be written does not stop the other deals
         i = 0
-        for i, (spec, several) in enumerate(specs, start=1):
-            dr = review_deal(spec, searcher=searcher)
-            nodes += dr.nodes
-            if as_json:
-                click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
-            elif as_csv:
-                writer.writerows(review_csv_rows(dr, i))
-                sys.stdout.flush()
-            else:
-                if i > 1:
-                    click.echo("")
-                click.echo(f"=== Deal {i}: {spec.where} ===")
-                click.echo(format_review(dr, ascii=ascii_))
-            click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
-                       f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
-            if plot is not None:
-                from kraken_solver.analyse import plot_play
-                path = plot_path(plot, i, several)
-                try:
-                    plot_play(dr.reviews, path, title=plot_title(dr, i, ascii_),
-                              ascii=ascii_, inputs=files)
-                except KrakenError as e:
-                    plot_errors.append(e)
-                    click.echo(f"{PROG}: error: {plot_errors[-1]}", err=True)
+        with contextlib.ExitStack() as stack:   # the pool of --view player, if any
+            pool = None
+            if player and (scheduler is not None or workers != 1):
+                from kraken_solver.batch import make_pool
+                pool = stack.enter_context(make_pool(workers, scheduler))
+            for i, (spec, several) in enumerate(specs, start=1):
+                dr = review_deal(spec, searcher=searcher)
+                nodes += dr.nodes
+                if player:
+                    t_view = time.perf_counter()
+                    pv = _player_view(spec, dr, samples=samples, seed=seed, pool=pool,
+                                      index=i, several=several)
+                    nodes += sum(r.nodes for r in pv)
+                    dr.seconds += time.perf_counter() - t_view
+                    dr.nodes += sum(r.nodes for r in pv)
+                    _emit_player_view(dr, pv, i, as_json, as_csv, writer, ascii_)
+                elif as_json:
+                    click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
+                elif as_csv:
+                    writer.writerows(review_csv_rows(dr, i))
+                    sys.stdout.flush()
                 else:
-                    click.echo(f"{PROG}: wrote {path}", err=True)
+                    if i > 1:
+                        click.echo("")
+                    click.echo(f"=== Deal {i}: {spec.where} ===")
+                    click.echo(format_review(dr, ascii=ascii_))
+                click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
+                           f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
+                if plot is not None:
+                    from kraken_solver.analyse import plot_play
+                    path = plot_path(plot, i, several)
+                    try:
+                        if player:
+                            from kraken_solver.playerview import plot_player_view
+                            plot_player_view(pv, path,
+                                             title=plot_title(dr, i, ascii_)
+                                             + ", as each player saw it", ascii=ascii_,
+                                             inputs=files)
+                        else:
+                            plot_play(dr.reviews, path, title=plot_title(dr, i, ascii_),
+                                      ascii=ascii_, inputs=files)
+                    except (OSError, KrakenError) as e:
+                        if not isinstance(e, KrakenError):
+                            e = KrakenError(f"cannot write the plot: {e.strerror or e}",
+                                            source=path)
+                        plot_errors.append(e)
+                        click.echo(f"{PROG}: error: {plot_errors[-1]}", err=True)
+                    else:
+                        click.echo(f"{PROG}: wrote {path}", err=True)
         total = time.perf_counter() - t0
         click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
                    f"{total:.3f} s, {nodes:,} nodes", err=True)
@@ -394,6 +448,46 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_):
     except KrakenError as err:
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
+
+
+def _player_view(spec, dr, *, samples, seed, pool, index, several):
+    """The player's-view review of one deal (a progress bar on a terminal, shown after a
+    second)."""
+    from kraken_solver.playerview import review_player_view
+
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=len(dr.reviews), unit="card", file=sys.stderr, delay=1.0,
+                   dynamic_ncols=True, leave=False,
+                   desc=f"deal {index}" if several else None)
+    try:
+        return review_player_view(
+            spec.deal, spec.trump, spec.first, rules=spec.rules, played=spec.played,
+            samples=samples, seed=seed, dd=dr.reviews, pool=pool, workers=1 if pool is None
+            else None, progress=(lambda done, total: bar.update(1)) if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _emit_player_view(dr, pv, index, as_json, as_csv, writer, ascii_):
+    from kraken_solver.playerview import (format_player_view, player_view_csv_cells,
+                                          player_view_dict)
+    if as_json:
+        d = review_dict(dr)
+        d["view"] = "player"
+        d["player_view"] = player_view_dict(pv)
+        click.echo(json.dumps(d, ensure_ascii=False))
+    elif as_csv:
+        for row, r in zip(review_csv_rows(dr, index), pv):
+            writer.writerow(row + player_view_csv_cells(r))
+        sys.stdout.flush()
+    else:
+        if index > 1:
+            click.echo("")
+        click.echo(f"=== Deal {index}: {dr.spec.where} ===")
+        click.echo(format_player_view(dr, pv, ascii=ascii_))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -45,11 +45,25 @@ from kraken_solver.rules import as_rules
               default=None, help="A stored JSON report: exit 1 if any value differs.")
 @click.option("--quiet", is_flag=True,
               help="No progress on stderr (it is shown only when stderr is a terminal).")
+@click.option("--hint", "hint_mode", type=click.Choice(["lead", "exact3", "review"]),
+              default=None,
+              help="Time player's-view hints instead, one a deal: lead (the first lead, "
+                   "--samples layouts), exact3 (exact, 3 cards a hand) or review (a whole "
+                   "deal reviewed as each player saw it, --samples layouts a decision).")
+@click.option("--samples", type=click.IntRange(1, 100_000), default=None,
+              help="With --hint: layouts drawn (lead: 200, review: 100 by default).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="With --hint: worker processes (default one per core).")
 @click.version_option(__version__, prog_name="kraken-bench")
 @guard_output("kraken-bench")
 def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_path, check_path,
-         quiet):
-    """Time the exact solver on a fixed suite of deals, all four trumps each."""
+         quiet, hint_mode, samples, workers):
+    """Time the exact solver on a fixed suite of deals, all four trumps each (or, with --hint,
+    the player's-view hints)."""
+    if hint_mode is not None:
+        _hint_bench(suite, rules_name, no_roem, limit, hint_mode, samples, workers, json_path,
+                    quiet or not sys.stderr.isatty(), check_path, repeat)
+        return
     # progress only on a terminal: a log or a pipe gets the report alone
     quiet = quiet or not sys.stderr.isatty()
 
@@ -99,6 +113,41 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
             # both hold are compared
             click.echo(f"  values equal to {check_path} in the {min(ran, stored)} solves both "
                        f"hold ({ran} run, {stored} stored)")
+
+
+def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_path, quiet,
+                check_path, repeat):
+    from kraken_solver.bench import format_hint_report, run_hint_suite
+    from kraken_solver.outputs import check_output, write_text
+
+    def progress(i, n):
+        if not quiet:
+            click.echo(f"\r{i}/{n} items", nl=False, err=True)
+    try:
+        if check_path or repeat != 1:
+            raise KrakenError("--check and --repeat time the solver's suites; not with --hint")
+        inputs = [suite] if suite.endswith((".txt", ".jsonl")) else []
+        if json_path:
+            check_output(json_path, what="the report", inputs=inputs)
+        rules = as_rules(rules_name)
+        if no_roem:
+            rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
+        if samples is None:
+            samples = 100 if mode == "review" else 200
+        report = run_hint_suite(suite, mode, rules, samples=samples, workers=workers,
+                                limit=limit, progress=progress)
+        if not quiet:
+            click.echo("", err=True)
+        click.echo(format_hint_report(report))
+        if json_path:
+            write_text(json_path, json.dumps(report, indent=1), what="the report",
+                       inputs=inputs)
+    except KrakenError as e:
+        click.echo(f"kraken-bench: error: {e}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("\nkraken-bench: interrupted", err=True)
+        sys.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,11 +8,14 @@ mean points, P(pit) (the playing team can force every trick).  Values are in poi
 playing team's side: the team of the first player.
 
 Sampling
-    Sample ``i`` is drawn from child ``i // 64`` of ``SeedSequence(seed)`` (as the batch's
-    deals: :data:`kraken_solver.batch.GEN_BLOCK`): a uniform permutation of the cards not
-    known, cut in seat order (N, E, S, W, skipping the known hand) into the cards each seat
-    still needs.  This is the uniform distribution over every deal consistent with what is
-    known, and it does not depend on the number of workers.
+    The layouts are those of :mod:`kraken_solver.layouts` (the module that owns "the layouts
+    consistent with what a seat knows", also behind ``kraken-hint``), here with no card
+    played: sample ``i`` is draw ``i`` of :meth:`~kraken_solver.layouts.Layouts.draws`, from
+    child ``i // 64`` of ``SeedSequence(seed)`` (as the batch's deals:
+    :data:`kraken_solver.batch.GEN_BLOCK`): a uniform permutation of the cards not known, cut
+    in seat order (N, E, S, W, skipping the known hand) into the cards each seat still needs.
+    This is the uniform distribution over every deal consistent with what is known, and it
+    does not depend on the number of workers.
 
 Doubling (RULES.md rules 19-20)
     The multiplier m multiplies everything and does not change who makes the deal, so the
@@ -47,8 +50,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .batch import (GEN_BLOCK, check_workers, make_pool, report_progress, seeded_permutations,
-                    solve_trumps, worker_searcher)
+from .batch import GEN_BLOCK, check_workers, make_pool, report_progress, solve_trumps, \
+    worker_searcher
 from .cards import (RANKS, SEATS, SUITS, ascii_upper, card_str, cards_of, hand_text, is_int,
                     parse_card, popcount, sort_for_display)
 from .deal import Deal
@@ -154,24 +157,22 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
 
 def sample_deals(known, seed: int, start: int, stop: int) -> list[Deal]:
     """Samples ``start .. stop-1`` (see the module docstring): full deals whose seat ``s``
-    holds every card of ``known[s]`` (four masks, one of them a full hand of 8), the other
-    cards dealt uniformly at random.  Raises KrakenError for a negative seed or range."""
-    if seed is None or int(seed) < 0 or start < 0 or stop < start:
+    holds every card of ``known[s]`` (four masks, one of them a full hand of 8: the advised
+    hand), the other cards dealt uniformly at random.  The layouts are those of
+    :class:`kraken_solver.layouts.Layouts` for that hand and the known cards (no card played),
+    draws ``start .. stop-1`` of its stream.  Raises KrakenError for a negative seed or
+    range."""
+    from .layouts import Layouts, Observation
+
+    if seed is None or not is_int(seed) or int(seed) < 0 or start < 0 or stop < start:
         raise KrakenError("the seed and the sample range must be >= 0",
                           token=f"{seed} {start}:{stop}")
-    taken = known[0] | known[1] | known[2] | known[3]
-    pool = np.array([c for c in range(32) if not taken >> c & 1], dtype=np.int64)
-    need = [8 - popcount(k) for k in known]
-    out = []
-    for perm in seeded_permutations(seed, pool, start, stop):
-        hands = list(known)
-        at = 0
-        for s in range(4):
-            for c in perm[at:at + need[s]]:
-                hands[s] |= 1 << int(c)
-            at += need[s]
-        out.append(Deal(tuple(hands)))
-    return out
+    seat = next((s for s in range(4) if popcount(known[s]) == 8), None)
+    if seat is None:
+        raise KrakenError("one seat's hand must be known in full (8 cards)")
+    obs = Observation(seat=seat, hand=known[seat], size=8, trump=None, first=seat,
+                      rules=Rules(), known=tuple(known))
+    return [Deal(hands) for hands in Layouts(obs).draws(int(seed), start, stop)]
 
 
 # ----------------------------------------------------------------------------- results

@@ -11,12 +11,19 @@ the next deal, belong to it::
     [First "N"]             % the first player (leads trick 1); default: the seat before the ':'
     [Rules "kraken"]        % kraken, kraken-amsterdam, klaverjas-rotterdam, klaverjas-amsterdam
     [Double "2"]            % the multiplier 1, 2, 4 or 8 (rule 20)
+    [Declared "20 0"]       % the hand roem declared (rule 17): playing team, defenders
     [Play "N"]              % the cards played so far, in play order, from the first lead
     SA S9 SQ SK
     HT HA
 
 The [Play] cards are in play order (not PBN's seat order), any number a line (one trick a line
 reads best); the play may stop inside a trick, and ``*`` (PBN's end of play) is ignored.
+
+For ``kraken-hint`` (``hidden=True``) a hand may be written ``-`` (hidden, as in PBN):
+``[Deal "N:AJ9.K7.T8.A - - -"]``; the deal is then a
+:class:`~kraken_solver.layouts.PartialDeal` and its played cards are checked by the hint
+(which knows what the hidden hands may hold), not here.  ``[Declared]`` gives the hand roem
+declared before play, in points, the playing team's first.
 
 One-line deals: the PBN deal text, then ``key=value`` words (``trump``, ``first``, ``rules``,
 ``double``), e.g. ``N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT trump=H first=N``.
@@ -50,7 +57,7 @@ __all__ = ["DealSpec", "DealReader", "parse_deal_file", "parse_deal_text", "pars
            "TAGS", "LINE_KEYS"]
 
 #: the tags a deal file may use, in their usual order
-TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Play")
+TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Declared", "Play")
 #: the keys of the one-line form
 LINE_KEYS = ("trump", "first", "rules", "double")
 
@@ -79,6 +86,8 @@ class DealSpec:
       or one-line deal.
     - ``first_given``: whether ``first`` came from a tag, key or override rather than the
       seat named in the deal text.
+    - ``declared``: the ``[Declared]`` hand roem (playing team, defenders; points), or None.
+      With ``hidden=True`` ``deal`` may be a :class:`~kraken_solver.layouts.PartialDeal`.
     """
 
     deal: Deal
@@ -90,6 +99,7 @@ class DealSpec:
     source: str | None = None
     line: int | None = None
     first_given: bool = False
+    declared: tuple | None = None
 
     @property
     def where(self) -> str:
@@ -207,9 +217,11 @@ def _parse_double(value, source, line, col) -> int:
 class _Record:
     """A deal being read: its values and where each came from."""
 
-    def __init__(self, source, line):
+    def __init__(self, source, line, hidden=False):
         self.source = source
         self.line = line
+        self.hidden = hidden             # hands written '-' are allowed
+        self.declared = None
         self.deal = None
         self.deal_seat = None
         self.trump = None
@@ -250,7 +262,11 @@ class _Record:
                 raise _err(DealFileError, "a [Play] section needs a trump: add a [Trump] tag "
                            "(or give --trump)", src, pline, tcol, "[Play]")
         played, played_at = [], []
-        if self.played:
+        if self.played and not isinstance(self.deal, Deal):
+            # hidden hands: the hint checks the play against what they may hold
+            played = [card for card, _, _, _ in self.played]
+            played_at = [(cline, ccol) for _, cline, ccol, _ in self.played]
+        elif self.played:
             from .solver import Position  # the kernels load on first use only
             pos = Position(self.deal, self.trump, self.first, base)
             for card, cline, ccol, ctext in self.played:
@@ -263,7 +279,7 @@ class _Record:
                 played_at.append((cline, ccol))
         return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,
                         played=played, played_at=played_at, source=src, line=self.line,
-                        first_given=first_given)
+                        first_given=first_given, declared=self.declared)
 
 
 def _as_override_rules(rules) -> Rules | None:
@@ -271,14 +287,15 @@ def _as_override_rules(rules) -> Rules | None:
 
 
 def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=None,
-                    rules=None) -> list[DealSpec]:
+                    rules=None, hidden: bool = False) -> list[DealSpec]:
     """Read the deals of a deal file's text (format: see the module docstring).
 
     ``source`` names the file in error messages.  The overrides replace what the file says for
     every deal: ``trump`` (``"H"`` or 0..3), ``first`` (``"N"`` or 0..3), ``rules`` (a preset
     name, Rules or dict of options; a deal's ``[Double]``/``double=`` still sets the
     multiplier).  Played cards
-    are checked under the values in force after the overrides.
+    are checked under the values in force after the overrides.  ``hidden``: hands written
+    ``-`` are allowed (``kraken-hint``; see the module docstring).
 
     Returns the deals in file order.  Raises DealFileError (syntax, unknown tag, no deal, a
     line longer than :data:`MAX_LINE_CHARS` characters),
@@ -291,10 +308,11 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
     # U+2028 and the like, and misnumber the lines)
     lines = enumerate(re.split(r"\r\n|\r|\n", text), start=1)
-    return list(_parse_lines(lines, source, trump=trump, first=first, rules=rules))
+    return list(_parse_lines(lines, source, trump=trump, first=first, rules=rules,
+                             hidden=hidden))
 
 
-def _parse_lines(lines, source, *, trump=None, first=None, rules=None):
+def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=False):
     """The deals of ``lines`` ((line number, text) pairs), one at a time: the parser of
     :func:`parse_deal_text`, for a text or a stream.  A deal is yielded when the line that
     starts the next one (or the end) is read."""
@@ -323,7 +341,7 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None):
                 if rec is not None:
                     count += 1
                     yield rec.finish(o_trump, o_first, o_rules)
-                rec = _Record(source, lineno)
+                rec = _Record(source, lineno, hidden)
                 _set_deal(rec, value, source, lineno, vcol)
                 rec.seen["Deal"] = lineno
                 continue
@@ -340,6 +358,8 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None):
             rec.seen[name] = lineno
             if name in ("Trump", "First", "Rules", "Double"):
                 _set_option(rec, ascii_lower(name), value, source, lineno, vcol)
+            elif name == "Declared":
+                rec.declared = _parse_declared(value, source, lineno, vcol)
             elif name == "Play":
                 seat = _parse_seat(value, "the seat that leads the play,", source, lineno, vcol)
                 rec.play_seat = (seat, lineno, col0, vcol, value)
@@ -350,7 +370,7 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None):
                 count += 1
                 yield rec.finish(o_trump, o_first, o_rules)
             in_play = False
-            rec = _Record(source, lineno)
+            rec = _Record(source, lineno, hidden)
             rec.one_line = True
             _read_one_line(rec, raw, indent, stripped, source, lineno)
             spec = rec.finish(o_trump, o_first, o_rules)
@@ -437,9 +457,32 @@ def _read_tag(raw, stripped, indent, source, lineno):
 
 def _set_deal(rec: _Record, value: str, source, lineno, vcol):
     try:
-        rec.deal, rec.deal_seat = parse_pbn(value)
+        if rec.hidden:
+            from .layouts import parse_partial_pbn
+            rec.deal, rec.deal_seat = parse_partial_pbn(value)
+        else:
+            for m in re.finditer(r"\S+", value):
+                if m.group() == "-" or m.group().endswith(":-"):
+                    raise _err(DealFileError, "a hidden hand '-' is read by kraken-hint only; "
+                               "this command needs all four hands", source, lineno,
+                               vcol + m.end() - 1, "-")
+            rec.deal, rec.deal_seat = parse_pbn(value)
+    except DealFileError:
+        raise
     except KrakenError as e:
         raise _relocate(e, source, lineno, vcol) from None
+
+
+def _parse_declared(value, source, line, col) -> tuple[int, int]:
+    """``"20 0"``: the hand roem declared (rule 17), playing team then defenders, points."""
+    words = value.split()
+    if len(words) == 2 and all(re.fullmatch(r"[0-9]{1,4}", w) for w in words):
+        a, b = int(words[0]), int(words[1])
+        if a % 10 == 0 and b % 10 == 0 and a <= 1000 and b <= 1000:
+            return a, b
+    raise _err(DealFileError, "expected the declared hand roem as two numbers of points, "
+               'the playing team\'s then the defenders\', multiples of 10, like "20 0"',
+               source, line, col, value)
 
 
 def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
@@ -472,11 +515,12 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         _set_option(rec, lkey, value, source, lineno, vcol)
 
 
-def parse_deal_file(path, *, trump=None, first=None, rules=None) -> list[DealSpec]:
+def parse_deal_file(path, *, trump=None, first=None, rules=None, hidden: bool = False
+                    ) -> list[DealSpec]:
     """Read a deal file (UTF-8 text) -> the list of its deals; ``path`` ``"-"`` reads standard
-    input.  The deals of :class:`DealReader` (its overrides and errors), all at once: for a
-    large file iterate a DealReader instead, which holds one deal at a time."""
-    return list(DealReader(path, trump=trump, first=first, rules=rules))
+    input.  The deals of :class:`DealReader` (its overrides, ``hidden`` and errors), all at
+    once: for a large file iterate a DealReader instead, which holds one deal at a time."""
+    return list(DealReader(path, trump=trump, first=first, rules=rules, hidden=hidden))
 
 
 #: bytes read from a deal file at a time
@@ -493,7 +537,8 @@ class DealReader:
 
     ``path``: a file name, or ``"-"`` for standard input (read as bytes and decoded as UTF-8
     whatever the locale; named ``<stdin>`` in errors).  ``trump``, ``first``, ``rules``: the
-    overrides of :func:`parse_deal_text`.  ``check``: a function called with each DealSpec
+    overrides of :func:`parse_deal_text`, and its ``hidden`` (hands written ``-`` allowed, for
+    ``kraken-hint``).  ``check``: a function called with each DealSpec
     before it is given out (it raises KrakenError for a deal the caller cannot use, e.g. one
     with played cards).
 
@@ -510,10 +555,11 @@ class DealReader:
     has a line longer than :data:`MAX_LINE_CHARS` characters.  Both limits are far above any
     real deal file: they keep a wrong path such as ``/dev/zero`` from running without end."""
 
-    def __init__(self, path, *, trump=None, first=None, rules=None, check=None):
+    def __init__(self, path, *, trump=None, first=None, rules=None, hidden: bool = False,
+                 check=None):
         self.path = os.fspath(path)
         self.name = "<stdin>" if self.path == "-" else self.path
-        self.overrides = {"trump": trump, "first": first, "rules": rules}
+        self.overrides = {"trump": trump, "first": first, "rules": rules, "hidden": hidden}
         self.check = check
         self.deals = 0
         self.bytes_read = 0

@@ -30,7 +30,8 @@ from kraken_solver.cli.batch import main as batch_main
 from kraken_solver.errors import KrakenError
 
 BIN = os.path.dirname(sys.executable)
-TOOLS = ("kraken-solve", "kraken-analyse", "kraken-batch", "kraken-advise", "kraken-bench")
+TOOLS = ("kraken-solve", "kraken-analyse", "kraken-batch", "kraken-advise", "kraken-bench",
+         "kraken-hint", "kraken-view")
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc, /dev/full")
 
 

@@ -40,10 +40,11 @@ def test_commands_name_real_options():
 
     import click
 
-    from kraken_solver.cli import advise, analyse, batch, bench, solve
+    from kraken_solver.cli import advise, analyse, batch, bench, hint, solve, view
     commands = {"kraken-solve": solve.main, "kraken-analyse": analyse.main,
                 "kraken-batch": batch.main, "kraken-bench": bench.main,
-                "kraken-advise": advise.main}
+                "kraken-advise": advise.main, "kraken-hint": hint.main,
+                "kraken-view": view.main}
     lines = list(_command_lines())
     assert len(lines) >= 11
     for line in lines:

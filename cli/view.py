@@ -1,0 +1,203 @@
+"""``kraken-view [FILE]``: explore a deal in the browser, every legal card marked with its value.
+
+Starts a web server on 127.0.0.1 (a free port, or ``--port``) over the double-dummy solver,
+prints its address on stdout and opens the browser (unless ``--no-browser``); Ctrl-C stops it
+(``kraken-view: stopped``, exit status 130, as the other tools end on Ctrl-C).  FILE is a deal
+file as ``kraken-solve`` reads it; several deals give a list to pick from.  Without FILE the
+table is empty, to deal into (or ``--random SEED`` deals deal 0 of ``kraken-batch --seed
+SEED``).  ``--export page.html`` writes one self-contained page instead (no server, no
+network): the deals and the values along the line played, continued by the best line.
+
+Bad input gives one line ``kraken-view: error: ...`` and exit status 1.  The page and its API
+are in :mod:`kraken_solver.viewer`.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+
+import click
+
+from kraken_solver import __version__
+from kraken_solver.cards import SEATS
+from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.errors import KrakenError
+
+PROG = "kraken-view"
+
+
+def _say(text: str) -> None:
+    click.echo(f"{PROG}: {text}", err=True)
+
+
+def random_spec(seed: int, *, trump=None, first=None, rules=None):
+    """Deal 0 of ``kraken-batch --seed SEED`` (``SeedSequence(seed)``), first player N unless
+    ``first`` says otherwise, as a DealSpec."""
+    from kraken_solver.batch import generate_deals
+    from kraken_solver.dealfile import DealSpec
+    from kraken_solver.rules import Rules
+    from kraken_solver.solver import as_seat, as_suit
+    deal = generate_deals(seed, 0, 1)[0]
+    return DealSpec(deal=deal, trump=None if trump is None else as_suit(trump),
+                    first=0 if first is None else as_seat(first),
+                    rules=rules if rules is not None else Rules(), source=f"--random {seed}")
+
+
+def open_browser(url: str) -> str | None:
+    """Open ``url`` in the user's browser from a thread of its own; returns a note to print
+    when there is no display to open it on."""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                 or os.environ.get("WAYLAND_DISPLAY")):
+        return "no display here: open the address in a browser"
+    import webbrowser
+    threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    return None
+
+
+def serve(app, port: int):
+    """A threaded WSGI server for ``app`` on 127.0.0.1:``port`` (0: a free port).  Raises
+    KrakenError when the port cannot be had (the socket is bound here: werkzeug would print
+    its own message and exit)."""
+    import socket
+
+    from werkzeug.serving import make_server
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)   # no line a request
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise KrakenError(f"port {port} is in use on 127.0.0.1: give another --port, or "
+                              "leave it out for a free one", source="--port") from None
+        if e.errno == errno.EACCES:
+            raise KrakenError(f"port {port} may not be used by this user (ports below 1024 "
+                              "need root): give another --port", source="--port") from None
+        raise KrakenError(f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}",
+                          source="--port") from None
+    try:
+        return make_server("127.0.0.1", sock.getsockname()[1], app, threaded=True,
+                           fd=sock.fileno())
+    finally:
+        sock.close()            # the server holds its own duplicate of the socket
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--random", "seed", type=click.IntRange(0, 2**63 - 1), metavar="SEED",
+              help="Deal a random deal (deal 0 of kraken-batch --seed SEED) instead of a FILE.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="The port on 127.0.0.1 (0: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the address only; open no browser.")
+@click.option("--export", "export", type=click.Path(dir_okay=False), metavar="PAGE.html",
+              help="Write one self-contained page (no server, no network) with the values "
+                   "along the line played (then the best line), and stop.")
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
+              help="Trump suit for every deal (overrides the file).")
+@click.option("--first", type=AsciiChoice(list(SEATS)),
+              help="First player for every deal (overrides the file).")
+@click.option("--rules", "rules_text", metavar="RULES",
+              help="Rules for every deal (a preset such as kraken or klaverjas-rotterdam; "
+                   "overrides [Rules], [Double] still applies).")
+@click.option("--quiet", is_flag=True, help="No line on stderr for each search.")
+@click.version_option(__version__, prog_name=PROG)
+@click.pass_context
+def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, quiet):
+    """Explore the deals of FILE in the browser: the four hands, the trick on the table, the
+    score sheet, the trump table, and the double-dummy value of every legal card of the
+    player to move (score with made/nat, or points). Click a card to play it; undo, redo,
+    jump to any card, play the best line; paste or deal a new deal.
+
+    Without FILE the table is empty (deal into it on the page), or --random SEED deals one.
+    The address of the page encodes the position: a copied link shows it again.
+    """
+    try:
+        if file is not None and seed is not None:
+            raise click.UsageError("give a FILE or --random SEED, not both")
+        if export is not None and file is None and seed is None:
+            raise click.UsageError("--export needs deals: give a FILE or --random SEED")
+        from kraken_solver import viewer
+        from kraken_solver.dealfile import parse_deal_file
+        from kraken_solver.outputs import check_output, write_text
+        from kraken_solver.rules import as_rules
+        rules = None
+        if rules_text is not None:
+            try:
+                rules = as_rules(rules_text)
+            except KrakenError as e:
+                raise KrakenError(e.message, source="--rules", token=e.token) from None
+        if export is not None:
+            check_output(export, what="the --export page", inputs=[file])
+        specs = []
+        if file is not None:
+            specs = parse_deal_file(file, trump=trump, first=first, rules=rules)
+        elif seed is not None:
+            specs = [random_spec(seed, trump=trump, first=first, rules=rules)]
+        source = None if file is None else ("<stdin>" if file == "-" else file)
+        limit = viewer.MAX_EXPORT_DEALS if export is not None else viewer.MAX_DEALS
+        if len(specs) > limit:
+            what = "an exported page holds" if export is not None else "the page lists"
+            raise KrakenError(f"{len(specs)} deals: {what} at most {limit} (split the file)",
+                              source=source)
+        solver = viewer.BoardSolver()
+        server = None
+        if export is None:      # the port first: a port in use is said before the wait
+            entries = [viewer.deal_entry(s, i) for i, s in enumerate(specs)]
+            app = viewer.create_app(entries, source=source, solver=solver,
+                                    log=None if quiet else _say)
+            server = serve(app, port)
+        t0 = time.perf_counter()
+        _say("loading the solver (the very first run compiles it: about a minute)")
+        solver.warm()
+        _say(f"solver ready in {time.perf_counter() - t0:.1f} s")
+        if export is not None:
+            from tqdm import tqdm
+            t1 = time.perf_counter()
+            bar = tqdm(total=sum(4 * s.deal.size + 1 for s in specs), unit="position",
+                       file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
+                       desc=PROG)
+            html = viewer.export_page(specs, solver, source=source,
+                                      progress=lambda done, total: bar.update(1))
+            bar.close()
+            write_text(export, html, what="the --export page", inputs=[file])
+            click.echo(f"{PROG}: wrote {export} ({len(specs)} deal"
+                       f"{'s' if len(specs) != 1 else ''}, {len(html) / 1024:.0f} KiB) in "
+                       f"{time.perf_counter() - t1:.1f} s", err=True)
+            return
+        url = f"http://127.0.0.1:{server.socket.getsockname()[1]}/"
+        click.echo(f"{PROG}: serving {url}  (Ctrl-C stops)")
+        sys.stdout.flush()
+        if not no_browser:
+            note = open_browser(url)
+            if note:
+                _say(note)
+        # Ctrl-C and SIGTERM stop the server, also when it was started with SIGINT ignored
+        # (a job in the background of a script)
+        got = {}
+
+        def stop(signum, _frame):
+            got["signum"] = signum
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        server.serve_forever()      # returns on Ctrl-C (werkzeug closes the socket)
+        _say("stopped")
+        ctx.exit(128 + got.get("signum", signal.SIGINT))
+    except KrakenError as err:
+        click.echo(f"{PROG}: error: {err}", err=True)
+        ctx.exit(1)
+    except KeyboardInterrupt:
+        click.echo(f"\n{PROG}: interrupted", err=True)
+        ctx.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,707 @@
+"""The browser board of ``kraken-view``: a small JSON API over the solver, and its page.
+
+The page (``kraken_solver/web/``: plain HTML, CSS and JavaScript, no build step, nothing
+fetched from the network) draws the four hands, the trick on the table and the score sheet,
+and asks this API for what only the solver knows.  Every request carries the whole position
+in its query, the same words the page's own address carries, so a reload or a copied link
+shows the same position:
+
+- ``deal``: PBN text (``N:AT8.T.8.QJ9 ...``, 1 to 8 cards a hand);
+- ``trump``: ``S H D C`` (may be left out of ``/api/state`` and ``/api/trumps``);
+- ``first``: the first player ``N E S W`` (default: the seat before the PBN's colon);
+- ``rules``: a rules name as :func:`~kraken_solver.rules.as_rules` reads it (default
+  ``kraken``); ``double``: the multiplier 1, 2, 4 or 8 (rule 20; default 1);
+- ``play``: the cards played from the first lead, in play order, separated by spaces
+  (``SJ SK S8``); ``objective``: ``score`` (default) or ``points``.
+
+Endpoints (GET unless said): ``/api/info`` (the deals of the file, whether the player's-view
+hint is available), ``/api/state`` (hands, trick, legal cards, score sheet: no search),
+``/api/values`` (the value of every legal card, best cards), ``/api/trumps`` (the trump
+table of the fresh deal), ``/api/line`` (a principal variation from the position),
+``/api/hint`` (the player's-view hint, when ``kraken_solver.hint`` is there), and POST
+``/api/parse`` (pasted deal-file text -> its deals).  Bad input gets status 400 and
+``{"error": "...", "field": "..."}`` with the message the command-line tools print.
+
+One :class:`BoardSolver` a server process owns the :class:`~kraken_solver.solver.Searcher`
+(its transposition table is reused while the user explores a deal) behind a lock: a Searcher
+is not thread-safe, and the server answers each request in a thread of its own.
+
+Values are in points, from the playing team's side (RULES.md §8).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from importlib import resources
+
+from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, parse_card, parse_seat, parse_suit,
+                    sort_for_display)
+from .deal import Deal, parse_pbn
+from .errors import CardParseError, KrakenError, RulesError
+from .roem import player_melds
+from .rules import MULTIPLIERS, PRESETS, Rules, as_rules
+
+__all__ = ["Query", "read_query", "query_params", "state_of", "melds_of", "BoardSolver",
+           "deal_entry", "parse_pasted", "create_app", "page_html", "export_page",
+           "hint_available", "BusyError", "MAX_DEALS", "MAX_EXPORT_DEALS", "MAX_PASTE_CHARS"]
+
+#: the longest value of one query word (a PBN deal is under 80 characters, a full play 96)
+MAX_PARAM_CHARS = 400
+#: the most characters of pasted deal-file text ``/api/parse`` reads
+MAX_PASTE_CHARS = 256 * 1024
+#: the most deals a file (or a paste) may give the page's list
+MAX_DEALS = 1000
+#: the most deals one ``--export`` page holds (each costs a solve of every position on its line)
+MAX_EXPORT_DEALS = 100
+#: answers kept for undo and redo (a few hundred bytes each)
+CACHE_ENTRIES = 4096
+#: how long a request waits for the solver while another one uses it, in seconds
+LOCK_WAIT_S = 120.0
+
+_SEP = re.compile(r"[\s,]+")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANK_PLURALS = {"7": "sevens", "8": "eights", "9": "nines", "T": "tens", "J": "jacks",
+                "Q": "queens", "K": "kings", "A": "aces"}
+
+
+class BusyError(KrakenError):
+    """The solver stayed busy with other requests for :data:`LOCK_WAIT_S` seconds."""
+
+
+# ------------------------------------------------------------------------------ queries
+@dataclass(frozen=True)
+class Query:
+    """One position as the page asks for it: ``deal``, ``trump`` (0..3 or None), ``first``
+    (0..3), ``rules`` (multiplier included) and ``played`` (card indices in play order)."""
+    deal: Deal
+    trump: int | None
+    first: int
+    rules: Rules
+    played: tuple = ()
+
+    @property
+    def key(self) -> tuple:
+        return (self.deal.hands, self.trump, self.first, self.rules, self.played)
+
+    def position(self):
+        """The :class:`~kraken_solver.solver.Position` (raises KrakenError without a trump)."""
+        from .solver import Position
+        if self.trump is None:
+            raise CardParseError("this needs a trump: S, H, D or C", token="trump")
+        return Position(self.deal, self.trump, self.first, self.rules, list(self.played))
+
+    def fresh(self) -> "Query":
+        """The same deal, first player and rules with no card played."""
+        return dataclasses.replace(self, played=())
+
+
+def rules_words(rules: Rules) -> tuple[str, int]:
+    """``(rules name without the multiplier, multiplier)``: the page's ``rules=`` and
+    ``double=`` words, which :func:`read_query` reads back to the same Rules."""
+    return dataclasses.replace(rules, multiplier=1).name, rules.multiplier
+
+
+def query_params(q: Query) -> dict:
+    """The query words of ``q`` (the inverse of :func:`read_query`)."""
+    name, double = rules_words(q.rules)
+    out = {"deal": str(q.deal), "first": SEATS[q.first], "rules": name}
+    if q.trump is not None:
+        out["trump"] = SUITS[q.trump]
+    if double != 1:
+        out["double"] = str(double)
+    if q.played:
+        out["play"] = " ".join(card_str(c) for c in q.played)
+    return out
+
+
+def _field_error(err: KrakenError, name: str) -> KrakenError:
+    """``err`` located in the query word ``name`` (its column counts in that word)."""
+    return type(err)(err.message, source=name, column=err.column, token=err.token)
+
+
+def _word(params, name: str, default=None):
+    value = params.get(name, default)
+    if value is None:
+        return None
+    value = str(value)
+    if len(value) > MAX_PARAM_CHARS:
+        raise KrakenError(f"at most {MAX_PARAM_CHARS} characters", source=name,
+                          token=value)
+    return value.strip()
+
+
+def read_query(params, *, need_trump: bool = False) -> Query:
+    """Read a position from query words (a mapping of str -> str; module docstring).
+
+    Raises KrakenError subclasses whose ``source`` names the word, e.g. ``deal, column 12:
+    expected a rank A, K, Q, J, T (or 10), 9, 8 or 7 (got 'X')``; a played card's position in
+    ``play`` is its ``column`` (1 for the first card)."""
+    text = _word(params, "deal")
+    if not text:
+        raise KrakenError("no deal given: expected PBN text like 'N:AKQ.J9.T8.7 ...'",
+                          source="deal")
+    try:
+        deal, seat = parse_pbn(text)
+    except KrakenError as e:
+        raise _field_error(e, "deal") from None
+    trump = None
+    t = _word(params, "trump")
+    if t:
+        try:
+            trump = parse_suit(t)
+        except CardParseError:
+            raise CardParseError("expected a trump suit S, H, D or C", source="trump",
+                                 token=t) from None
+    elif need_trump:
+        raise CardParseError("no trump given: expected S, H, D or C", source="trump")
+    f = _word(params, "first")
+    first = seat
+    if f:
+        try:
+            first = parse_seat(f)
+        except CardParseError:
+            raise CardParseError("expected a first player N, E, S or W", source="first",
+                                 token=f) from None
+    r = _word(params, "rules") or "kraken"
+    try:
+        rules = as_rules(r)
+    except RulesError as e:
+        raise RulesError(e.message, source="rules", token=e.token or r) from None
+    d = _word(params, "double")
+    if d:
+        if not re.fullmatch(r"[0-9]{1,2}", d) or int(d) not in MULTIPLIERS:
+            raise RulesError("expected a multiplier 1, 2 (kraken), 4 or 8", source="double",
+                             token=d)
+        rules = dataclasses.replace(rules, multiplier=int(d))
+    p = _word(params, "play") or ""
+    words = [w for w in _SEP.split(p) if w]
+    if len(words) > 32:
+        raise KrakenError("at most 32 cards are played in a deal", source="play",
+                          token=f"{len(words)} cards")
+    played = []
+    for i, w in enumerate(words):
+        try:
+            played.append(parse_card(w))
+        except CardParseError as e:
+            raise CardParseError(e.message, source="play", column=i + 1, token=w) from None
+    q = Query(deal, trump, first, rules, tuple(played))
+    if played:
+        if trump is None:
+            raise CardParseError("cards are played, so a trump is needed: S, H, D or C",
+                                 source="trump")
+        try:
+            q.position()
+        except KrakenError as e:
+            raise type(e)(e.message, source="play", column=e.column, token=e.token) from None
+    return q
+
+
+def error_json(err: KrakenError) -> dict:
+    """``{"error": message, "field": word or None}`` for an error of :func:`read_query` or
+    of the solver; a played card's ``column`` is named as the card's number in ``play``."""
+    text = str(err)
+    if err.source == "play" and err.column is not None:
+        rest = err.message + (f" (got {err.token!r})" if err.token is not None else "")
+        text = f"play, card {err.column}: {rest}"
+    return {"error": text, "field": err.source if err.source in
+            ("deal", "trump", "first", "rules", "double", "play", "objective") else None}
+
+
+# ------------------------------------------------------------------------------- state
+def _cards(mask_or_list, trump) -> list[str]:
+    cards = cards_of(mask_or_list) if isinstance(mask_or_list, int) else list(mask_or_list)
+    return [card_str(c) for c in sort_for_display(cards, trump)]
+
+
+def team_name(seat: int) -> str:
+    return "N-S" if seat % 2 == 0 else "E-W"
+
+
+def melds_of(deal: Deal, trump: int | None, first: int, rules: Rules) -> list[dict]:
+    """The hand roem declared (RULES.md rules 12-17), meld by meld.
+
+    One dict a meld: ``seat``, ``kind`` (``"run"``, ``"four"``, ``"stuk"``), ``cards``
+    (card texts), ``text`` (``"run ♠ 8 9 T"``), ``value`` (points) and ``counts`` (rule 15:
+    only the team of the best meld scores its melds; stuk always counts, rule 16).  The
+    counting values add up to :func:`~kraken_solver.solver.hand_roem`.  Empty when the rules
+    have no hand roem.  Stuk needs a trump (none is listed without)."""
+    if not rules.hand_roem:
+        return []
+    out = []
+    best_seat, best = None, None
+    for seat in range(4):
+        hand = deal.hands[seat]
+        melds = player_melds(hand, rules.long_runs_100)
+        used = 0
+        for value, top, quad, _order in melds:
+            if quad:
+                used |= 0x01010101 << top
+        for m in melds:
+            value, top, quad, order = m
+            if best is None or m > best:
+                best_seat, best = seat, m
+            if quad:
+                cards = [s * 8 + top for s in range(4)]
+                text = f"four {RANK_PLURALS[RANKS[top]]}"
+                kind = "four"
+            else:
+                suit = 3 - order
+                low = top
+                while low > 0 and (hand & ~used) >> (suit * 8 + low - 1) & 1:
+                    low -= 1
+                cards = [suit * 8 + r for r in range(low, top + 1)]
+                text = "run " + "\u2660\u2665\u2666\u2663"[suit] + " " + " ".join(
+                    RANKS[r] for r in range(low, top + 1))
+                kind = "run"
+            out.append({"seat": SEATS[seat], "kind": kind, "cards": [card_str(c) for c in cards],
+                        "text": text, "value": value})
+    for m in out:
+        m["counts"] = best_seat is not None and SEATS.index(m["seat"]) % 2 == best_seat % 2
+    if trump is not None:
+        kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
+        for seat in range(4):
+            if deal.hands[seat] & kq == kq:
+                out.append({"seat": SEATS[seat], "kind": "stuk",
+                            "cards": [card_str(8 * trump + 6), card_str(8 * trump + 5)],
+                            "text": "stuk " + "\u2660\u2665\u2666\u2663"[trump] + " K Q",
+                            "value": 20, "counts": True})
+    return out
+
+
+def _trick_json(t, number: int, first_index: int) -> dict:
+    return {"number": number, "leader": SEATS[t.leader],
+            "cards": [card_str(int(c)) for c in t.cards], "winner": SEATS[t.winner],
+            "points": int(t.points), "roem": int(t.roem), "first_index": first_index}
+
+
+def state_of(q: Query) -> dict:
+    """What the page draws for a position, without a search: the hands left (card texts by
+    suit, then power), the trick on the table, the legal cards of the player to move, the
+    completed tricks and the running score sheet (rules 18-19), as a JSON-ready dict.
+
+    Without a trump only the hands, the seats and the melds without stuk are given (the page
+    shows the trump table then).  Raises KrakenError for a position that cannot be built."""
+    name, double = rules_words(q.rules)
+    first = q.first
+    d_team = first % 2
+    base = {"deal": str(q.deal), "trump": None if q.trump is None else SUITS[q.trump],
+            "first": SEATS[first], "rules": name, "double": double,
+            "rules_name": q.rules.name, "rules_options": q.rules.to_dict(),
+            "playing_team": team_name(first), "defenders": team_name(first + 1),
+            "dealt": {SEATS[s]: _cards(q.deal.hands[s], q.trump) for s in range(4)},
+            "cards_a_hand": q.deal.size,
+            "played": [card_str(c) for c in q.played],
+            "melds": melds_of(q.deal, q.trump, first, q.rules)}
+    if q.trump is None:
+        base.update(hands=base["dealt"], to_move=SEATS[first], legal=[], over=False,
+                    trick={"leader": SEATS[first], "cards": []}, tricks=[], sheet=None)
+        return base
+    pos = q.position()
+    tricks, index = [], 0
+    for i, t in enumerate(pos.tricks):
+        tricks.append(_trick_json(t, i + 1, index))
+        index += 4
+    won = [0, 0]
+    points = [0, 0]
+    roem = [0, 0]
+    last = [0, 0]
+    n_tricks = q.deal.size
+    for i, t in enumerate(pos.tricks):
+        side = 0 if t.winner % 2 == d_team else 1
+        won[side] += 1
+        p = int(t.points)
+        if i == n_tricks - 1:
+            p -= pos.last_bonus
+            last[side] += pos.last_bonus
+        points[side] += p
+        roem[side] += int(t.roem)
+    hand = [pos.hr_d, pos.hr_o]
+    over = pos.over
+    pit_possible = pos.flag_lost == 0
+    totals = [points[k] + last[k] + roem[k] + hand[k] for k in range(2)]
+    pit = 0
+    final = None
+    if over:
+        if pit_possible:
+            pit = q.rules.pit_bonus
+        totals[0] += pit
+        m = q.rules.multiplier
+        made = totals[0] > totals[1]
+        if made:
+            scores = [m * totals[0], m * totals[1]]
+        else:
+            scores = [0, m * (totals[0] - pit + totals[1])]
+        final = {"made": made, "pit": bool(pit_possible), "multiplier": m,
+                 "playing_team": scores[0], "defenders": scores[1],
+                 "score": scores[0] - scores[1]}
+    base.update(
+        hands={SEATS[s]: _cards(int(pos.hands[s]), q.trump) for s in range(4)},
+        to_move=None if over else SEATS[pos.to_move],
+        legal=[card_str(c) for c in pos.legal()], over=over,
+        trick={"leader": SEATS[pos.leader], "cards": [card_str(int(c)) for c in
+                                                       pos.trick[:pos.tlen]]},
+        tricks=tricks,
+        sheet={"tricks": won, "card_points": points, "last_trick": last, "trick_roem": roem,
+               "hand_roem": hand, "pit_bonus": pit, "pit_possible": pit_possible,
+               "totals": totals, "final": final, "total_points": pos.total_points,
+               "last_bonus": pos.last_bonus})
+    return base
+
+
+# ------------------------------------------------------------------------------- solver
+def hint_available() -> bool:
+    """Whether the player's-view hint (``kraken_solver.hint.hint``) is installed."""
+    try:
+        from . import hint  # noqa: F401
+    except ImportError:
+        return False
+    return hasattr(hint, "hint")
+
+
+class BoardSolver:
+    """The solver of one server process: one :class:`~kraken_solver.solver.Searcher`, its
+    table reused from request to request, behind a lock (a Searcher is not thread-safe), and
+    the answers already given (undo and redo cost nothing)."""
+
+    def __init__(self, searcher=None, *, lock_wait: float = LOCK_WAIT_S):
+        from .solver import Searcher
+        self.searcher = searcher or Searcher()
+        self.lock = threading.Lock()
+        self.lock_wait = lock_wait
+        self.cache: OrderedDict = OrderedDict()
+
+    def _cached(self, key, compute):
+        hit = self.cache.get(key)
+        if hit is not None:
+            self.cache.move_to_end(key)
+            return dict(hit, cached=True)
+        if not self.lock.acquire(timeout=self.lock_wait):
+            raise BusyError("the solver is busy with other requests; try again in a moment")
+        try:
+            hit = self.cache.get(key)       # another request may have computed it meanwhile
+            if hit is not None:
+                return dict(hit, cached=True)
+            t0 = time.perf_counter()
+            n0 = self.searcher.nodes
+            out = compute()
+            out["nodes"] = self.searcher.nodes - n0
+            out["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        finally:
+            self.lock.release()
+        self.cache[key] = out
+        while len(self.cache) > CACHE_ENTRIES:
+            self.cache.popitem(last=False)
+        return dict(out, cached=False)
+
+    def warm(self) -> None:
+        """Load the compiled kernels (compiled on the very first run) with a tiny solve."""
+        from .solver import Position, Searcher
+        Searcher(tt_bits=8).value(Position("N:A... K... Q... J...", 0, 0), "score")
+
+    def values(self, q: Query, objective: str = "score") -> dict:
+        """The value of the position and of every legal card (rule 26) under ``objective``:
+        ``{"objective", "value", "made", "card_values": {card: value}, "best_cards",
+        "to_move", "nodes", "ms", "cached"}``."""
+        from .solver import solve
+        _objective(objective)
+
+        def compute():
+            r = solve(q.deal, q.trump, q.first, rules=q.rules, objective=objective,
+                      played=list(q.played), all_cards=True, pv=False,
+                      searcher=self.searcher)
+            return {"objective": objective, "value": r.value, "made": r.made,
+                    "card_values": dict(r.card_values), "best_cards": list(r.best_cards),
+                    "to_move": None if r.to_move is None else SEATS[r.to_move]}
+        return self._cached(("values", q.key, objective), compute)
+
+    def trumps(self, q: Query) -> dict:
+        """The trump table of the fresh deal (rule 3): one row a trump, ``trump``, ``score``,
+        ``made``, ``points``, ``best`` (the highest score)."""
+        from .solver import trump_table
+        f = q.fresh()
+
+        def compute():
+            rows = trump_table(f.deal, f.first, rules=f.rules, searcher=self.searcher)
+            return {"first": SEATS[f.first], "rows": [
+                {"trump": SUITS[r.trump], "score": r.score, "made": r.made, "points": r.points,
+                 "best": r.best} for r in rows]}
+        return self._cached(("trumps", f.deal.hands, f.first, f.rules), compute)
+
+    def line(self, q: Query, objective: str = "score") -> dict:
+        """A principal variation from the position to the end of the deal (rule 26):
+        ``{"objective", "value", "pv": [card texts]}``."""
+        from .solver import solve
+        _objective(objective)
+
+        def compute():
+            r = solve(q.deal, q.trump, q.first, rules=q.rules, objective=objective,
+                      played=list(q.played), pv=True, searcher=self.searcher)
+            return {"objective": objective, "value": r.value, "pv": list(r.pv)}
+        return self._cached(("line", q.key, objective), compute)
+
+    def hint(self, q: Query, objective: str = "score") -> dict:
+        """The player's-view hint for the player to move (``kraken_solver.hint.hint``):
+        ``{"objective", "seat", "exact", "layouts", "cards": {card: {"mean", "se",
+        "p_made"}}, "best"}``.  Raises KrakenError when the hint module is not installed."""
+        _objective(objective)
+        if not hint_available():
+            raise KrakenError("the player's-view hint is not part of this version")
+        from .hint import hint
+
+        def compute():
+            h = hint(q.deal, q.trump, q.first, rules=q.rules,
+                     played=[card_str(c) for c in q.played], objective=objective)
+            cards = {}
+            for card, e in h.cards.items():
+                cards[card] = {"mean": float(e.mean), "se": float(getattr(e, "se", 0.0)),
+                               "p_made": None if getattr(e, "p_made", None) is None
+                               else float(e.p_made)}
+            return {"objective": objective, "seat": SEATS[h.seat] if isinstance(h.seat, int)
+                    else str(h.seat), "exact": bool(h.exact), "layouts": int(h.layouts),
+                    "cards": cards, "best": list(h.best)}
+        return self._cached(("hint", q.key, objective), compute)
+
+
+def _objective(objective: str) -> str:
+    if objective not in ("score", "points"):
+        raise KrakenError("expected score or points", source="objective", token=objective)
+    return objective
+
+
+# -------------------------------------------------------------------------- deal lists
+def deal_entry(spec, index: int) -> dict:
+    """One deal of a file for the page's list: its query words, where it came from and a
+    short description (``"1 · line 5 · ♥ · first S · 10 cards played"``)."""
+    q = Query(spec.deal, spec.trump, spec.first, spec.rules, tuple(spec.played))
+    words = query_params(q)
+    parts = [str(index + 1)]
+    if spec.line is not None:
+        parts.append(f"line {spec.line}")
+    parts.append("\u2660\u2665\u2666\u2663"[spec.trump] if spec.trump is not None
+                 else "no trump")
+    parts.append(f"first {SEATS[spec.first]}")
+    name, double = rules_words(spec.rules)
+    if name != "kraken":
+        parts.append(name)
+    if double != 1:
+        parts.append(f"\u00d7{double}")
+    if spec.played:
+        parts.append(f"{len(spec.played)} cards played")
+    return {"index": index, "where": spec.where, "label": " \u00b7 ".join(parts),
+            "params": words}
+
+
+def parse_pasted(text: str) -> list[dict]:
+    """The deals of pasted deal-file text (PBN tags or one-line deals, as
+    :func:`~kraken_solver.dealfile.parse_deal_text` reads them; a bare PBN deal is a one-line
+    deal) -> :func:`deal_entry` dicts.  Errors are located in ``"the pasted text"``; at most
+    :data:`MAX_PASTE_CHARS` characters and :data:`MAX_DEALS` deals."""
+    from .dealfile import parse_deal_text
+    if not isinstance(text, str):
+        raise KrakenError("expected the deal as text", source="the pasted text")
+    if len(text) > MAX_PASTE_CHARS:
+        raise KrakenError(f"the pasted text is longer than {MAX_PASTE_CHARS // 1024} KiB; "
+                          "give a file that long to kraken-view on the command line",
+                          source="the pasted text")
+    specs = parse_deal_text(text, "the pasted text")
+    if len(specs) > MAX_DEALS:
+        raise KrakenError(f"{len(specs)} deals: the page lists at most {MAX_DEALS}",
+                          source="the pasted text")
+    return [deal_entry(s, i) for i, s in enumerate(specs)]
+
+
+# ---------------------------------------------------------------------------- the page
+def _web(name: str) -> str:
+    return (resources.files(__package__) / "web" / name).read_text(encoding="utf-8")
+
+
+def page_html(export: dict | None = None) -> str:
+    """The page: ``index.html`` as the server sends it (CSS and JS from ``/static/``), or with
+    ``export`` (the data of :func:`export_page`) one self-contained page: the CSS, the JS and
+    the data inlined, nothing fetched."""
+    html = _web("index.html")
+    if export is None:
+        return html
+    css = _web("view.css")
+    js = _web("view.js")
+    data = json.dumps(export, ensure_ascii=False, separators=(",", ":"))
+    # inside <script>, "</" could end the element and "<!--" open a comment
+    data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
+    js = js.replace("</script", "<\\/script")
+    html = html.replace('<link rel="stylesheet" href="/static/view.css">',
+                        "<style>\n" + css + "\n</style>")
+    html = html.replace('<script src="/static/view.js"></script>',
+                        "<script>window.KRAKEN_EXPORT = " + data + ";</script>\n<script>\n"
+                        + js + "\n</script>")
+    return html
+
+
+def export_page(specs, solver: BoardSolver, *, source: str | None = None,
+                progress=None) -> str:
+    """One self-contained page (no server, no network) with the deals of ``specs``
+    (:class:`~kraken_solver.dealfile.DealSpec`) and the values along a line of each: the cards
+    played (``[Play]``) and then a principal variation by score to the end of the deal.
+    Without a trump the best one of the trump table is played.  Each position on the line
+    carries its state (:func:`state_of`) and the score and points of every legal card.
+    ``progress(done, total)`` is called after every position.  Raises KrakenError for more
+    than :data:`MAX_EXPORT_DEALS` deals."""
+    specs = list(specs)
+    if len(specs) > MAX_EXPORT_DEALS:
+        raise KrakenError(f"{len(specs)} deals: an exported page holds at most "
+                          f"{MAX_EXPORT_DEALS} (split the file)", source=source)
+    deals = []
+    total = sum(4 * s.deal.size + 1 for s in specs)     # positions on the lines
+    done = 0
+    for i, spec in enumerate(specs):
+        q = Query(spec.deal, spec.trump, spec.first, spec.rules, tuple(spec.played))
+        table = solver.trumps(q)
+        trump = spec.trump
+        if trump is None:
+            best = max(table["rows"], key=lambda r: (r["score"], r["points"]))
+            trump = SUITS.index(best["trump"])
+        q = dataclasses.replace(q, trump=trump)
+        pv = solver.line(q, "score")["pv"]
+        line = [card_str(c) for c in q.played] + list(pv)
+        states, values = [], {"score": [], "points": []}
+        for k in range(len(line) + 1):
+            qk = dataclasses.replace(q, played=tuple(parse_card(c) for c in line[:k]))
+            states.append(state_of(qk))
+            for objective in ("score", "points"):
+                if k == len(line):
+                    values[objective].append(None)
+                    continue
+                v = solver.values(qk, objective)
+                values[objective].append({key: v[key] for key in
+                                          ("objective", "value", "made", "card_values",
+                                           "best_cards", "to_move")})
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        entry = deal_entry(spec, i)
+        entry["params"] = query_params(q)
+        deals.append({"entry": entry, "trump_given": spec.trump is not None,
+                      "line": line, "played_given": len(spec.played), "trumps": table["rows"],
+                      "states": states, "values": values})
+    from . import __version__
+    data = {"version": __version__, "source": source, "deals": deals}
+    return page_html(data)
+
+
+# ----------------------------------------------------------------------------- the app
+def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | None = None,
+               port_check: bool = True, log=None):
+    """The Flask application of ``kraken-view``: the page, its static files and the JSON API
+    of the module docstring.  ``entries``: :func:`deal_entry` dicts of the deals to list;
+    ``source``: the file they came from.  Requests whose ``Host`` is not this machine's
+    loopback name are refused (``port_check``; a page of another site cannot reach the
+    solver through a DNS name that points here).  ``log(line)``, if given, is called with one
+    line for every search the API runs (what, where in the deal, ms and nodes)."""
+    from flask import Flask, Response, jsonify, request
+
+    app = Flask(__name__, static_folder=str(resources.files(__package__) / "web"),
+                static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = 4 * MAX_PASTE_CHARS + 4096
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+    solver = solver or BoardSolver()
+    app.extensions["kraken_solver"] = solver
+    entries = list(entries)
+    hint_ok = hint_available()
+
+    @app.before_request
+    def local_only():
+        if not port_check:
+            return None
+        host = (request.host or "").rsplit(":", 1)[0].strip("[]").lower()
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            return jsonify(error="kraken-view answers on this machine's loopback address "
+                                 "only", field=None), 403
+        return None
+
+    def fail(err: KrakenError):
+        status = 503 if isinstance(err, BusyError) else 400
+        return jsonify(error_json(err)), status
+
+    @app.errorhandler(404)
+    def not_found(_e):
+        return jsonify(error=f"no such page: {request.path}", field=None), 404
+
+    @app.errorhandler(405)
+    def bad_method(_e):
+        return jsonify(error=f"{request.method} is not accepted here", field=None), 405
+
+    @app.errorhandler(413)
+    def too_large(_e):
+        return jsonify(error=f"the request is too large: the pasted text may hold at most "
+                             f"{MAX_PASTE_CHARS // 1024} KiB", field=None), 413
+
+    @app.get("/")
+    def index():
+        return Response(page_html(), mimetype="text/html")
+
+    @app.get("/api/info")
+    def info():
+        from . import __version__
+        return jsonify(version=__version__, source=source, deals=entries, hint=hint_ok,
+                       presets=list(PRESETS), limits={"deals": MAX_DEALS,
+                                                      "paste_chars": MAX_PASTE_CHARS})
+
+    def with_query(fn, need_trump=True):
+        try:
+            q = read_query(request.args, need_trump=need_trump)
+            objective = _objective(request.args.get("objective", "score"))
+            out = fn(q, objective)
+            if log is not None and "ms" in out and not out.get("cached"):
+                n = len(q.played)
+                log(f"{request.path.rsplit('/', 1)[-1]} ({objective}, {n} card"
+                    f"{'' if n == 1 else 's'} played): {out['ms']:.0f} ms, "
+                    f"{out['nodes']:,} nodes")
+            return jsonify(out)
+        except KrakenError as e:
+            return fail(e)
+
+    @app.get("/api/state")
+    def state():
+        return with_query(lambda q, o: state_of(q), need_trump=False)
+
+    @app.get("/api/values")
+    def values():
+        return with_query(lambda q, o: _over_check(q) or solver.values(q, o))
+
+    @app.get("/api/trumps")
+    def trumps():
+        return with_query(lambda q, o: solver.trumps(q), need_trump=False)
+
+    @app.get("/api/line")
+    def line():
+        return with_query(lambda q, o: solver.line(q, o))
+
+    @app.get("/api/hint")
+    def hint():
+        return with_query(lambda q, o: _over_check(q) or solver.hint(q, o))
+
+    @app.post("/api/parse")
+    def parse():
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+            return jsonify(error='expected JSON {"text": "..."} with the deal text',
+                           field=None), 400
+        try:
+            return jsonify(deals=parse_pasted(body["text"]))
+        except KrakenError as e:
+            return fail(e)
+
+    return app
+
+
+def _over_check(q: Query):
+    """None; raises KrakenError when the deal is over (no card left to value)."""
+    if len(q.played) == 4 * q.deal.size:
+        raise KrakenError("the deal is over: no card left to play", source="play")
+    return None

@@ -1,0 +1,832 @@
+/* kraken-view: the browser board.  Plain JavaScript, no library, nothing from the network.
+ *
+ * Served by `kraken-view`, it asks the server's JSON API (kraken_solver/viewer.py) for the
+ * state of a position and the values of its legal cards.  In a page written by
+ * `kraken-view --export`, window.KRAKEN_EXPORT holds the positions of one line a deal and
+ * their values, and no request is made at all.
+ *
+ * Contract for tests and embedding: every card is an element with data-card="HK"; the cards
+ * of a hand sit inside [data-seat="N"] (E, S, W); each legal card of the player to move has
+ * data-value (the number shown) once its value is known.  #board carries data-values
+ * ("none", "solving", "ready"), data-deal (the deal shown, PBN from N) and data-played (the
+ * cards played, space-separated).
+ */
+(function () {
+  "use strict";
+
+  const SEATS = ["N", "E", "S", "W"];
+  const SUITS = ["S", "H", "D", "C"];
+  const SYM = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const RED = { H: true, D: true };
+  const RANK_SHOWN = { T: "10" };
+  const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
+  const EXPORT = window.KRAKEN_EXPORT || null;
+
+  const $ = (sel, root) => (root || document).querySelector(sel);
+  const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === null || v === undefined || v === false) continue;
+        if (k === "class") e.className = v;
+        else if (k === "text") e.textContent = v;
+        else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+        else if (k === "dataset") Object.assign(e.dataset, v);
+        else e.setAttribute(k, v === true ? "" : v);
+      }
+    }
+    for (const kid of kids) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return e;
+  };
+  const signed = (v) => (v > 0 ? "+" + v : String(v));
+  const teamOf = (seat) => (SEATS.indexOf(seat) % 2 === 0 ? "N-S" : "E-W");
+  const pip = (suit) => el("span", { class: "pip " + (RED[suit] ? "red" : "black"), text: SYM[suit] });
+  const cardLabel = (c) => SYM[c[0]] + (RANK_SHOWN[c[1]] || c[1]);
+
+  class ApiError extends Error {
+    constructor(message, field) { super(message); this.field = field || null; }
+  }
+
+  /* ------------------------------------------------------------------ backends */
+  const Server = {
+    exported: false,
+    async get(path, params) {
+      const r = await fetch(path + "?" + new URLSearchParams(params), { cache: "no-store" });
+      let body;
+      try { body = await r.json(); } catch (e) { throw new ApiError(`the server answered ${r.status} without JSON`); }
+      if (!r.ok) throw new ApiError(body.error || `the server answered ${r.status}`, body.field);
+      return body;
+    },
+    info() { return this.get("/api/info", {}); },
+    state(p) { return this.get("/api/state", p); },
+    values(p, objective) { return this.get("/api/values", Object.assign({}, p, { objective })); },
+    hint(p, objective) { return this.get("/api/hint", Object.assign({}, p, { objective })); },
+    trumps(p) { return this.get("/api/trumps", p); },
+    line(p, objective) { return this.get("/api/line", Object.assign({}, p, { objective })); },
+    async parse(text) {
+      const r = await fetch("/api/parse", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }),
+      });
+      let body;
+      try { body = await r.json(); } catch (e) { throw new ApiError(`the server answered ${r.status} without JSON`); }
+      if (!r.ok) throw new ApiError(body.error, body.field);
+      return body;
+    },
+  };
+
+  /* An exported page: the positions along one line a deal, their states and values. */
+  const Exported = {
+    exported: true,
+    find(p) {
+      const played = p.play ? p.play.split(/\s+/) : [];
+      for (const d of EXPORT.deals) {
+        const q = d.entry.params;
+        if (q.deal !== p.deal || (q.first || "") !== (p.first || "") || (q.rules || "") !== (p.rules || "")
+            || (q.double || "1") !== (p.double || "1")) continue;
+        if (p.trump && q.trump !== p.trump) {
+          throw new ApiError("This page holds the play with " + SYM[q.trump] + " as trump; " +
+            "kraken-view explores the other trumps.");
+        }
+        for (let i = 0; i < played.length; i++) {
+          if (played[i] !== d.line[i]) {
+            throw new ApiError("This page holds the values along one line; kraken-view explores the others.");
+          }
+        }
+        return { d, k: played.length };
+      }
+      throw new ApiError("This deal is not on this page.");
+    },
+    async info() {
+      return { exported: true, source: EXPORT.source, version: EXPORT.version, hint: false,
+               deals: EXPORT.deals.map((d) => d.entry), presets: [] };
+    },
+    async state(p) { const { d, k } = this.find(p); return d.states[k]; },
+    async values(p, objective) {
+      const { d, k } = this.find(p);
+      const v = d.values[objective][k];
+      if (!v) throw new ApiError("the deal is over: no card left to play");
+      return v;
+    },
+    async trumps(p) { const { d } = this.find(Object.assign({}, p, { trump: "", play: "" })); return { rows: d.trumps }; },
+    async line(p) { const { d } = this.find(p); return { pv: d.line.slice(p.play ? p.play.split(/\s+/).length : 0) }; },
+    async hint() { throw new ApiError("the player's view needs kraken-view"); },
+    async parse() { throw new ApiError("entering a deal needs kraken-view"); },
+  };
+  const api = EXPORT ? Exported : Server;
+
+  /* ------------------------------------------------------------------ state */
+  const S = {
+    info: null, entries: [],
+    deal: null, trump: null, first: "N", rules: "kraken", double: 1,
+    line: [], at: 0,                        // the line of cards and how many of it are played
+    objective: "score", hintView: false,
+    state: null, stateKey: null,
+    values: null, valuesKey: null, valuesPending: null,
+    trumps: null, trumpsKey: null, trumpsPending: null,
+    autoTrump: false, token: 0, error: null,
+  };
+
+  function params(opts) {
+    const p = { deal: S.deal, first: S.first, rules: S.rules };
+    if (S.trump) p.trump = S.trump;
+    if (String(S.double) !== "1") p.double = String(S.double);
+    const played = S.line.slice(0, S.at);
+    if (played.length && !(opts && opts.fresh)) p.play = played.join(" ");
+    return p;
+  }
+  const keyOf = (p, extra) => JSON.stringify([p.deal, p.trump || "", p.first, p.rules, p.double || "1", p.play || "", extra || ""]);
+  const valuesKind = () => (S.hintView ? "hint:" : "dd:") + S.objective;
+
+  function readAddress() {
+    let text = location.search.slice(1);
+    if (!text && location.hash.length > 1) text = location.hash.slice(1);
+    if (!text) return null;
+    const q = new URLSearchParams(text);
+    if (!q.get("deal")) return null;
+    return {
+      deal: q.get("deal"), trump: q.get("trump") || null, first: q.get("first") || null,
+      rules: q.get("rules") || "kraken", double: q.get("double") || "1",
+      play: (q.get("play") || "").split(/[\s,]+/).filter(Boolean),
+      objective: q.get("objective") === "points" ? "points" : "score",
+    };
+  }
+
+  function writeAddress() {
+    if (!S.deal) return;
+    const p = params();
+    if (S.objective !== "score") p.objective = S.objective;
+    const text = new URLSearchParams(p).toString();
+    try {
+      if (location.protocol === "file:") history.replaceState(null, "", "#" + text);
+      else history.replaceState(null, "", "?" + text);
+    } catch (e) { /* an address that cannot change: the page still works */ }
+  }
+
+  /* ------------------------------------------------------------------ messages */
+  let messageTimer = null;
+  function say(text, kind) {
+    const m = $("#message");
+    m.textContent = text;
+    m.className = "message" + (kind === "info" ? " info" : "");
+    m.hidden = false;
+    clearTimeout(messageTimer);
+    messageTimer = setTimeout(() => { m.hidden = true; }, kind === "info" ? 4000 : 9000);
+  }
+
+  /* ------------------------------------------------------------------ loading positions */
+  function setPosition(pos) {
+    S.deal = pos.deal;
+    S.trump = pos.trump || null;
+    S.first = pos.first || pos.deal[0];
+    S.rules = pos.rules || "kraken";
+    S.double = pos.double || "1";
+    S.line = (pos.play || []).slice();
+    S.at = S.line.length;
+    S.autoTrump = !pos.trump;
+    S.values = null; S.valuesKey = null;
+  }
+
+  function loadEntry(entry) {
+    const q = entry.params;
+    setPosition({ deal: q.deal, trump: q.trump, first: q.first, rules: q.rules, double: q.double,
+                  play: q.play ? q.play.split(" ") : [] });
+    if (EXPORT) {
+      const d = EXPORT.deals.find((x) => x.entry === entry) || EXPORT.deals[entry.index];
+      if (d) { S.line = d.line.slice(); S.at = d.played_given; }
+    }
+    // a deal played to the end opens at its start, the play ready to step through (redo)
+    if (S.at && S.at === cardsInDeal(S.deal)) S.at = 0;
+    refresh();
+  }
+  function cardsInDeal(deal) {
+    const hand = deal.slice(2).trim().split(/\s+/)[0] || "";
+    return 4 * hand.replace(/\./g, "").replace(/10/g, "T").length;
+  }
+
+  async function refresh() {
+    render();
+    if (!S.deal) return;
+    writeAddress();
+    const p = params();
+    const key = keyOf(p);
+    const token = ++S.token;
+    if (S.stateKey !== key) {
+      let st;
+      try {
+        st = await api.state(p);
+      } catch (e) {
+        if (token !== S.token) return;
+        say(e.message);
+        if (e.field === "play" && S.at > 0) {   // a link with a bad card: keep what is legal
+          S.line = []; S.at = 0; return refresh();
+        }
+        return;
+      }
+      if (token !== S.token) return;
+      S.state = st; S.stateKey = key;
+      S.deal = st.deal;                     // the canonical text (from N)
+    }
+    render();
+    if (!S.trump) { ensureTrumps(); return; }   // the trump table picks one
+    // the values first: the trump table (four solves of the fresh deal) can wait for them
+    ensureValues().then(ensureTrumps);
+  }
+
+  async function ensureTrumps() {
+    const p = params({ fresh: true });
+    delete p.trump;
+    const key = keyOf(p);
+    if (S.trumpsKey === key || S.trumpsPending === key) return;
+    S.trumpsPending = key;
+    S.trumps = null;
+    render();
+    try {
+      const t = await api.trumps(p);
+      if (S.trumpsPending !== key) return;
+      S.trumps = t.rows; S.trumpsKey = key;
+      if (!S.trump) {                        // no trump given: play the best of the table
+        const best = t.rows.reduce((a, b) => (b.score > a.score || (b.score === a.score && b.points > a.points) ? b : a));
+        S.trump = best.trump; S.autoTrump = true;
+        S.trumpsPending = null;
+        return refresh();
+      }
+    } catch (e) {
+      if (S.trumpsPending === key) say(e.message);
+    } finally {
+      if (S.trumpsPending === key) S.trumpsPending = null;
+      render();
+    }
+  }
+
+  /* One request for values at a time: when it comes back and the position has changed
+   * meanwhile, the values of the new position are asked for (never a queue of old ones). */
+  async function ensureValues() {
+    if (!S.state || S.state.over || !S.trump) { render(); return; }
+    const p = params();
+    const kind = valuesKind();
+    const key = keyOf(p, kind);
+    if (S.valuesKey === key || S.valuesPending) { render(); return; }
+    S.valuesPending = key;
+    render();
+    const slow = setTimeout(() => { $("#busy").hidden = false; }, 250);
+    try {
+      const v = S.hintView ? await api.hint(p, S.objective) : await api.values(p, S.objective);
+      if (key === keyOf(params(), valuesKind())) { S.values = v; S.valuesKey = key; }
+    } catch (e) {
+      if (key === keyOf(params(), valuesKind())) {
+        say(e.message);
+        S.values = null; S.valuesKey = key;
+        if (S.hintView) { S.hintView = false; S.valuesKey = null; }
+      }
+    } finally {
+      clearTimeout(slow);
+      $("#busy").hidden = true;
+      S.valuesPending = null;
+      render();
+      if (S.state && S.valuesKey !== keyOf(params(), valuesKind())) ensureValues();
+    }
+  }
+
+  /* ------------------------------------------------------------------ moves */
+  function play(card) {
+    if (!S.state || S.state.over || !S.state.legal.includes(card)) return;
+    if (EXPORT && S.line[S.at] !== card) {
+      say("This page holds the values along one line; kraken-view explores the others.", "info");
+      return;
+    }
+    if (S.line[S.at] === card) S.at += 1;
+    else { S.line = S.line.slice(0, S.at).concat([card]); S.at = S.line.length; }
+    refresh();
+  }
+  function go(at) {
+    at = Math.max(0, Math.min(S.line.length, at));
+    if (at === S.at) return;
+    S.at = at;
+    refresh();
+  }
+  async function bestLine() {
+    if (!S.state || S.state.over) return;
+    const p = params();
+    $("#busy").hidden = false;
+    try {
+      const r = await api.line(p, S.objective);
+      if (keyOf(p) !== keyOf(params())) return;
+      S.line = S.line.slice(0, S.at).concat(r.pv);
+      S.at = S.line.length;
+      refresh();
+    } catch (e) {
+      say(e.message);
+    } finally {
+      $("#busy").hidden = true;
+    }
+  }
+  function chooseTrump(trump) {
+    if (EXPORT && EXPORT.deals.length) {
+      const d = currentExport();
+      if (d && d.entry.params.trump !== trump) {
+        say("This page holds the play with " + SYM[d.entry.params.trump] + " as trump; kraken-view explores the other trumps.", "info");
+        return;
+      }
+    }
+    S.trump = trump; S.autoTrump = false; S.line = []; S.at = 0;
+    S.values = null; S.valuesKey = null;
+    refresh();
+  }
+  function currentExport() {
+    if (!EXPORT) return null;
+    return EXPORT.deals.find((d) => d.entry.params.deal === S.deal && d.entry.params.first === S.first) || null;
+  }
+
+  /* ------------------------------------------------------------------ drawing */
+  function render() {
+    const st = S.state && S.stateKey === keyOf(params()) ? S.state : S.state;
+    renderContract(st);
+    renderBoard(st);
+    renderVerdict(st);
+    renderControls(st);
+    renderSheet(st);
+    renderLine(st);
+    renderTrumps(st);
+    renderDeals();
+    renderRules(st);
+  }
+
+  function currentValues() {
+    if (!S.values || S.valuesKey !== keyOf(params(), valuesKind())) return null;
+    return S.values;
+  }
+
+  function renderContract(st) {
+    const c = $("#contract");
+    c.textContent = "";
+    if (!st) { c.textContent = S.deal ? "…" : "No deal yet: enter one."; return; }
+    if (st.trump) {
+      c.append("Trump ", pip(st.trump), " " + SUIT_WORD[st.trump]);
+      if (S.autoTrump) c.append(" (best of the trump table)");
+    } else {
+      c.append("Trump: choosing…");
+    }
+    c.append(` · ${st.first} first: ${st.playing_team} play, ${st.defenders} defend · ${st.rules}`);
+    if (String(st.double) !== "1") c.append(` ×${st.double}`);
+  }
+
+  function cardButton(card, opts) {
+    const suit = card[0];
+    const b = el("button", {
+      type: "button", class: "card " + (RED[suit] ? "red" : "black") + (opts.cls ? " " + opts.cls : ""),
+      dataset: { card }, title: opts.title || null, disabled: opts.disabled ? true : null,
+      "aria-label": opts.label || null,
+    },
+    el("span", { class: "rank", text: RANK_SHOWN[card[1]] || card[1] }),
+    el("span", { class: "pip", text: SYM[suit] }));
+    if (opts.value !== undefined && opts.value !== null) {
+      b.dataset.value = String(opts.value.number);
+      b.append(el("span", { class: "val " + opts.value.cls, text: opts.value.text }));
+    }
+    if (opts.onclick) b.addEventListener("click", opts.onclick);
+    return b;
+  }
+
+  function valueOf(card, values) {
+    if (!values) return null;
+    if (S.hintView) {
+      const e = values.cards && values.cards[card];
+      if (!e) return null;
+      const n = Math.round(e.mean);
+      const pm = e.p_made === null || e.p_made === undefined ? "" : `, P(made) ${(100 * e.p_made).toFixed(0)}%`;
+      return { number: n, text: S.objective === "score" ? signed(n) : String(n),
+               cls: S.objective === "score" ? (n > 0 ? "made" : "nat") : "plain",
+               title: `${cardLabel(card)}: mean ${e.mean.toFixed(1)} ± ${(e.se || 0).toFixed(1)}${pm}`,
+               best: (values.best || []).includes(card) };
+    }
+    const v = values.card_values[card];
+    if (v === undefined) return null;
+    if (values.objective === "score") {
+      return { number: v, text: signed(v), cls: v > 0 ? "made" : "nat",
+               title: `${cardLabel(card)}: ${signed(v)} ${v > 0 ? "made" : "nat"}`, best: values.best_cards.includes(card) };
+    }
+    return { number: v, text: String(v), cls: "plain", title: `${cardLabel(card)}: ${v} points`,
+             best: values.best_cards.includes(card) };
+  }
+
+  function renderBoard(st) {
+    const board = $("#board");
+    const values = currentValues();
+    board.dataset.values = !st || !S.trump || st.over ? "none" : values ? "ready" : "solving";
+    board.dataset.played = st ? st.played.join(" ") : "";
+    board.dataset.deal = st ? st.deal : "";
+    for (const seat of SEATS) {
+      const box = $(`.seat[data-seat="${seat}"]`, board);
+      const label = $(".seat-label", box);
+      const hand = $(".hand", box);
+      label.textContent = ""; hand.textContent = "";
+      const toMove = st && st.to_move === seat && !st.over && st.trump;
+      box.classList.toggle("to-move", !!toMove);
+      label.append(el("span", { class: "name", text: seat }),
+        el("span", { class: "team", text: SEAT_WORD[seat] }));
+      if (st && st.first === seat) label.append(el("span", { class: "tag first", title: "first player: chose trump, leads the first trick", text: "first" }));
+      if (toMove) label.append(el("span", { class: "tag move", text: "to play" }));
+      if (st && st.sheet) {
+        const n = st.tricks.filter((t) => t.winner === seat).length;
+        if (n) label.append(el("span", { class: "tag won", title: "tricks won", text: n + (n === 1 ? " trick" : " tricks") }));
+      }
+      if (!st) continue;
+      const cards = st.hands[seat];
+      for (const suit of SUITS) {
+        const row = el("div", { class: "suit-row" + (st.trump === suit ? " trump" : ""), dataset: { suit } },
+          el("span", { class: "sym " + (RED[suit] ? "red" : "black"), text: SYM[suit], title: st.trump === suit ? "trump" : SUIT_WORD[suit] }));
+        const inSuit = cards.filter((c) => c[0] === suit);
+        if (!inSuit.length) row.append(el("span", { class: "void", text: "—" }));
+        for (const c of inSuit) {
+          const legal = toMove && st.legal.includes(c);
+          const v = legal ? valueOf(c, values) : null;
+          let cls = toMove ? (legal ? "legal" : "not-legal") : "idle";
+          if (v && v.best) cls += " best";
+          if (legal && S.line[S.at] === c && S.at < S.line.length) cls += " next-on-line";
+          row.append(cardButton(c, {
+            cls, value: v, disabled: !legal, title: v ? v.title : (legal ? cardLabel(c) + ": solving…" : null),
+            label: cardLabel(c) + (v ? " " + v.text : ""),
+            onclick: legal ? () => play(c) : null,
+          }));
+        }
+        hand.append(row);
+      }
+    }
+    renderFelt(st);
+  }
+
+  function renderFelt(st) {
+    const felt = $("#felt");
+    for (const slot of $$(".slot", felt)) slot.textContent = "";
+    const centre = $("#felt-centre");
+    centre.textContent = "";
+    $$(".caption", felt).forEach((c) => c.remove());
+    felt.classList.remove("done");
+    if (!st) return;
+    let cards = st.trick.cards, leader = st.trick.leader, winner = null;
+    if (!cards.length && st.tricks.length) {           // show the last trick until the next lead
+      const t = st.tricks[st.tricks.length - 1];
+      cards = t.cards; leader = t.leader; winner = t.winner;
+      felt.classList.add("done");
+      felt.append(el("div", { class: "caption", text: `trick ${t.number} to ${t.winner}: ${t.points} points` + (t.roem ? ` + ${t.roem} roem` : "") }));
+    }
+    const li = SEATS.indexOf(leader);
+    cards.forEach((c, i) => {
+      const seat = SEATS[(li + i) % 4];
+      $(`.slot[data-slot="${seat}"]`, felt).append(cardButton(c, {
+        cls: "on-table" + (winner === seat ? " winning" : ""), disabled: true,
+        title: `${seat} played ${cardLabel(c)}` + (i === 0 ? " (lead)" : ""),
+      }));
+    });
+    if (st.trump) centre.append(el("span", { class: "trump-pip " + (RED[st.trump] ? "red" : "black"), text: SYM[st.trump], title: "trump" }));
+    if (st.over) centre.append(el("span", { text: "end of the deal" }));
+    else if (st.trump) {
+      const arrows = { N: "\u2191", E: "\u2192", S: "\u2193", W: "\u2190" };
+      centre.append(el("span", { class: "arrow", text: arrows[st.to_move] + " " }), el("span", { text: `${st.to_move} to play` }));
+      centre.append(el("br"), el("span", { text: `trick ${st.tricks.length + 1} of ${st.cards_a_hand}` }));
+    }
+  }
+
+  function renderVerdict(st) {
+    const box = $("#verdict");
+    box.textContent = "";
+    if (!st) return;
+    if (st.over && st.sheet && st.sheet.final) {
+      const f = st.sheet.final;
+      box.append(el("span", { class: "big " + (f.score > 0 ? "made" : "nat"), text: signed(f.score) }),
+        " " + (f.made ? (f.pit ? "made with pit" : "made") : "nat"),
+        el("span", { class: "who", text: `end of the deal · score ${st.playing_team} ${f.playing_team}, ${st.defenders} ${f.defenders}` }));
+      return;
+    }
+    const v = currentValues();
+    if (!st.trump) { box.append("Trump table first…"); return; }
+    if (!v) { box.append(el("span", { class: "who", text: `${st.to_move} to play · values coming…` })); return; }
+    if (S.hintView) {
+      box.append(el("span", { class: "big", text: `${v.seat}'s view` }),
+        el("span", { class: "who", text: `${v.exact ? "exact over" : "sampled"} ${v.layouts} layouts · mean ${S.objective} of each card` }));
+      return;
+    }
+    if (v.objective === "score") {
+      box.append(el("span", { class: "big " + (v.value > 0 ? "made" : "nat"), text: signed(v.value) }),
+        " " + (v.value > 0 ? "made" : "nat"),
+        el("span", { class: "who", text: `double dummy, score for ${st.playing_team} · ${st.to_move} to play` }));
+    } else {
+      box.append(el("span", { class: "big", text: String(v.value) }), " points",
+        el("span", { class: "who", text: `double dummy, card points + trick roem of ${st.playing_team} · ${st.to_move} to play` }));
+    }
+  }
+
+  function renderControls(st) {
+    $("#btn-start").disabled = S.at === 0;
+    $("#btn-undo").disabled = S.at === 0;
+    $("#btn-redo").disabled = S.at >= S.line.length;
+    $("#btn-end").disabled = S.at >= S.line.length;
+    $("#btn-best").disabled = !st || st.over || !S.trump;
+    $("#btn-best").hidden = !!EXPORT;
+    $("#btn-edit").hidden = !!EXPORT;
+    $("#show-score").setAttribute("aria-pressed", String(!S.hintView && S.objective === "score"));
+    $("#show-points").setAttribute("aria-pressed", String(!S.hintView && S.objective === "points"));
+    $("#show-hint").hidden = !(S.info && S.info.hint);
+    $("#show-hint").setAttribute("aria-pressed", String(S.hintView));
+    const legend = $("#legend");
+    legend.textContent = "";
+    if (S.hintView) legend.append("Mean value over the layouts the player to move cannot tell apart; ", el("span", { class: "bestkey", text: "best" }), " highlighted.");
+    else if (S.objective === "score") legend.append("Each legal card: its score, ", el("span", { class: "made", text: "made" }), " or ", el("span", { class: "nat", text: "nat" }), " (playing team's side); ", el("span", { class: "bestkey", text: "best" }), " highlighted.");
+    else legend.append("Each legal card: the playing team's card points + trick roem; ", el("span", { class: "bestkey", text: "best" }), " for the player to move.");
+  }
+
+  function renderSheet(st) {
+    const box = $("#sheet");
+    box.textContent = "";
+    if (!st) return;
+    if (!st.sheet) { box.append(el("p", { class: "empty-note", text: "The score sheet starts once the trump is known." })); return; }
+    const sh = st.sheet;
+    const D = st.playing_team, O = st.defenders;
+    const row = (name, a, b, cls, title) => el("tr", { class: cls || null, title: title || null }, el("td", { text: name }), el("td", { text: String(a) }), el("td", { text: String(b) }));
+    const body = el("tbody", null,
+      row("Tricks", sh.tricks[0], sh.tricks[1]),
+      row("Card points", sh.card_points[0], sh.card_points[1]),
+      row("Last trick", sh.last_trick[0], sh.last_trick[1], null, `the last trick's ${sh.last_bonus}`),
+      row("Trick roem", sh.trick_roem[0], sh.trick_roem[1]),
+      row("Hand roem", sh.hand_roem[0], sh.hand_roem[1], null, "declared before the first trick (rules 12-17)"));
+    if (sh.final) body.append(row("Pit", sh.final.pit ? "+" + sh.pit_bonus : "–", "–", null, "all tricks to the playing team"));
+    body.append(row("Total", sh.totals[0], sh.totals[1], "total"));
+    if (sh.final) {
+      const f = sh.final;
+      body.append(row(f.made ? "Score" + (f.multiplier > 1 ? ` (×${f.multiplier})` : "") : "Score (nat)" + (f.multiplier > 1 ? ` (×${f.multiplier})` : ""), f.playing_team, f.defenders, "final"));
+    }
+    box.append(el("table", { class: "sheet" },
+      el("thead", null, el("tr", null, el("th", { text: "" }), el("th", { text: D + " (playing)" }), el("th", { text: O }))), body));
+    if (sh.final) {
+      const f = sh.final;
+      box.append(el("p", { class: "sheet-note " + (f.made ? "made" : "nat"),
+        text: f.made ? `${D} made it${f.pit ? " with the pit" : ""}: score ${signed(f.score)}.`
+                     : `${D} went nat: ${O} score all ${f.defenders}; score ${signed(f.score)}.` }));
+    } else if (st.played.length) {
+      box.append(el("p", { class: "sheet-note", text: `${D} make it with a higher total than ${O} at the end` +
+        (sh.pit_possible ? "; the pit is still possible" : "; no pit now") + "." }));
+    }
+    if (st.melds.length) {
+      const ul = el("ul", { class: "melds" });
+      for (const m of st.melds) {
+        ul.append(el("li", { class: m.counts ? "yes" : "no", title: m.counts ? "counts" : "does not count (rule 15: the other team holds the best meld)" },
+          `${m.seat} (${teamOf(m.seat)}): ${m.text} = ${m.value}` + (m.counts ? "" : " (does not count)")));
+      }
+      box.append(el("p", { class: "melds-head", text: "Hand roem declared" }), ul);
+    } else if (st.rules_options && st.rules_options.hand_roem) {
+      box.append(el("p", { class: "empty-note", text: "No hand roem declared." }));
+    }
+  }
+
+  function renderLine(st) {
+    const box = $("#line");
+    box.textContent = "";
+    if (!st || !S.line.length) { box.append(el("p", { class: "empty-note", text: "No card played yet: click a card of the player to move." })); return; }
+    const tbody = el("tbody");
+    const nTricks = Math.ceil(S.line.length / 4);
+    let dTot = 0, oTot = 0;
+    for (let t = 0; t < nTricks; t++) {
+      const done = st.tricks[t];
+      const cells = el("td", { class: "cards" });
+      for (let i = 4 * t; i < Math.min(4 * t + 4, S.line.length); i++) {
+        const c = S.line[i];
+        cells.append(el("button", { type: "button", class: (RED[c[0]] ? "red" : "black") + (i === S.at - 1 ? " now" : ""),
+          "data-line-card": c, title: `go to after card ${i + 1}`, onclick: () => go(i + 1), text: cardLabel(c) }));
+      }
+      const future = 4 * t >= S.at;
+      let lead = "", won = "", pts = "", roem = "", d = "", o = "";
+      if (done) {
+        lead = done.leader; won = done.winner; pts = done.points; roem = done.roem || "";
+        if (teamOf(done.winner) === st.playing_team) dTot += done.points + done.roem; else oTot += done.points + done.roem;
+        d = dTot; o = oTot;
+      } else if (t === st.tricks.length && !future) {
+        lead = st.trick.leader;
+      }
+      cells.prepend(el("span", { class: "lead", title: lead ? `${lead} led` : null, text: lead || "\u00a0" }));
+      tbody.append(el("tr", { class: future ? "future" : null },
+        el("td", { class: "num" }, el("button", { type: "button", title: "go to the start of this trick", onclick: () => go(4 * t), text: String(t + 1) })),
+        cells, el("td", { text: won }), el("td", { text: String(pts) }), el("td", { text: String(roem) }),
+        el("td", { text: String(d) }), el("td", { text: String(o) })));
+    }
+    box.append(el("table", { class: "line-table" }, el("thead", null, el("tr", null,
+      el("th", { text: "#" }), el("th", { class: "cards", text: "lead, cards" }), el("th", { text: "won" }),
+      el("th", { text: "pts" }), el("th", { text: "roem" }), el("th", { text: st.playing_team }), el("th", { text: st.defenders }))), tbody));
+  }
+
+  function renderTrumps(st) {
+    const box = $("#trumps");
+    box.textContent = "";
+    $("#trumps-sub").textContent = st ? `${st.first} chooses; click to play it` : "";
+    if (!st) return;
+    if (!S.trumps) { box.append(el("p", { class: "empty-note" }, el("span", { class: "spinner" }), " solving the four trumps…")); return; }
+    box.append(el("div", { class: "trump-head" }, el("span"), el("span", { text: "score" }), el("span", { text: "points" }), el("span")));
+    for (const r of S.trumps) {
+      box.append(el("div", { class: "trump-row" + (r.trump === S.trump ? " current" : ""), dataset: { trump: r.trump } },
+        el("span", { class: "pip " + (RED[r.trump] ? "red" : "black"), text: SYM[r.trump] }),
+        el("span", null, el("b", { class: r.made ? "made" : "nat", text: signed(r.score) }), " " + (r.made ? "made" : "nat"),
+          r.best ? el("span", { class: "best-mark", text: " ★ best" }) : null),
+        el("span", { text: String(r.points) }),
+        el("button", { type: "button", onclick: () => chooseTrump(r.trump), disabled: r.trump === S.trump && S.at === 0 ? true : null,
+          text: r.trump === S.trump ? (S.at === 0 ? "playing" : "restart") : "play " + SYM[r.trump] })));
+    }
+  }
+
+  function renderDeals() {
+    const box = $("#deals-box");
+    const list = S.entries;
+    box.hidden = list.length < 2;
+    if (box.hidden) return;
+    $("#deals-sub").textContent = S.info && S.info.source ? S.info.source : "";
+    const ol = $("#deals");
+    ol.textContent = "";
+    for (const e of list) {
+      const current = e.params.deal === S.deal && (e.params.first || "") === S.first;
+      ol.append(el("li", null, el("button", { type: "button", class: current ? "current" : null, onclick: () => loadEntry(e), text: e.label })));
+    }
+  }
+
+  function renderRules(st) {
+    const box = $("#rules");
+    box.textContent = "";
+    if (!st) return;
+    const o = st.rules_options;
+    const yes = (b) => (b ? "yes" : "no");
+    const items = [
+      ["Rules", st.rules_name],
+      ["Trump rule", o.trump_rule === "amsterdam" ? "Amsterdam (no need to trump over a partner who wins)" : "Rotterdam (always trump, overtrump)"],
+      ["Undertrump", o.undertrump === "forced" ? "forced (a lower trump when you cannot overtrump)" : "forbidden unless nothing else"],
+      ["Trick roem", yes(o.trick_roem)], ["Hand roem", yes(o.hand_roem) + (o.long_runs_100 ? " (5+ run 100)" : "")],
+      ["Pit bonus", String(o.pit_bonus)], ["Double spades", yes(o.double_spades)],
+      ["Multiplier", "×" + o.multiplier],
+    ];
+    const dl = el("dl");
+    for (const [k, v] of items) dl.append(el("dt", { text: k }), el("dd", { text: v }));
+    box.append(dl);
+  }
+
+  /* ------------------------------------------------------------------ the editor */
+  const dealer = { give: "N", holder: {} };          // card -> seat
+
+  function openEditor(tab) {
+    if (EXPORT) return;
+    const d = $("#editor");
+    $("#paste-error").hidden = true; $("#click-error").hidden = true;
+    if (S.deal && !$("#paste").value) $("#paste").value = oneLine();
+    if (S.deal && !Object.keys(dealer.holder).length && S.state) {
+      for (const seat of SEATS) for (const c of S.state.dealt[seat]) dealer.holder[c] = seat;
+    }
+    $("#deal-first").value = S.first || "N";
+    $("#deal-rules").value = S.rules || "kraken";
+    $("#deal-double").value = String(S.double || "1");
+    $("#deal-trump").value = S.autoTrump ? "" : (S.trump || "");
+    showTab(tab || "paste");
+    renderDealer();
+    if (!d.open) d.showModal();
+  }
+  function oneLine() {
+    let t = S.deal;
+    if (S.trump && !S.autoTrump) t += " trump=" + S.trump;
+    t += " first=" + S.first + " rules=" + S.rules;
+    if (String(S.double) !== "1") t += " double=" + S.double;
+    return t;
+  }
+  function showTab(which) {
+    $("#tab-paste").setAttribute("aria-selected", String(which === "paste"));
+    $("#tab-click").setAttribute("aria-selected", String(which === "click"));
+    $("#page-paste").hidden = which !== "paste";
+    $("#page-click").hidden = which !== "click";
+  }
+  function counts() {
+    const n = { N: 0, E: 0, S: 0, W: 0 };
+    for (const s of Object.values(dealer.holder)) n[s] += 1;
+    return n;
+  }
+  function renderDealer() {
+    const grid = $("#dealer-grid");
+    grid.textContent = "";
+    const n = counts();
+    for (const b of $$("[data-give]")) {
+      b.setAttribute("aria-pressed", String(b.dataset.give === dealer.give));
+      $(".count", b).textContent = `(${n[b.dataset.give]})`;
+    }
+    for (const suit of SUITS) {
+      const row = el("div", { class: "row" }, el("span", { class: "sym " + (RED[suit] ? "red" : "black"), text: SYM[suit] }));
+      for (const r of "AKQJT987") {
+        const c = suit + r;
+        const holder = dealer.holder[c] || "";
+        const b = cardButton(c, { cls: "deal-card", title: holder ? `${cardLabel(c)}: ${holder}` : cardLabel(c) + ": not dealt" });
+        delete b.dataset.card;                       // the board's cards alone carry data-card
+        b.dataset.dealCard = c;
+        if (holder) b.dataset.holder = holder;
+        b.append(el("span", { class: "holder", text: holder || "\u00a0" }));
+        b.addEventListener("click", () => {
+          if (dealer.holder[c] === dealer.give) delete dealer.holder[c];
+          else if (counts()[dealer.give] < 8) dealer.holder[c] = dealer.give;
+          else { $("#click-error").textContent = `${dealer.give} holds 8 cards already.`; $("#click-error").hidden = false; return; }
+          $("#click-error").hidden = true;
+          const m = counts();
+          if (m[dealer.give] === 8) {                // on to the next seat with room
+            const next = SEATS.find((s) => m[s] < 8);
+            if (next) dealer.give = next;
+          }
+          renderDealer();
+        });
+        row.append(b);
+      }
+      grid.append(row);
+    }
+  }
+  function dealerPbn() {
+    const hands = SEATS.map((seat) => SUITS.map((suit) => "AKQJT987".split("").filter((r) => dealer.holder[suit + r] === seat).join("")).join("."));
+    return "N:" + hands.join(" ");
+  }
+  async function loadText(text, errBox) {
+    errBox.hidden = true;
+    try {
+      const r = await api.parse(text);
+      S.entries = r.deals.length > 1 ? r.deals : S.entries;
+      $("#editor").close();
+      loadEntry(r.deals[0]);
+      if (r.deals.length > 1) say(`${r.deals.length} deals read: pick one in the list.`, "info");
+    } catch (e) {
+      errBox.textContent = e.message;
+      errBox.hidden = false;
+    }
+  }
+
+  /* ------------------------------------------------------------------ wiring */
+  function wire() {
+    $("#btn-start").addEventListener("click", () => go(0));
+    $("#btn-undo").addEventListener("click", () => go(S.at - 1));
+    $("#btn-redo").addEventListener("click", () => go(S.at + 1));
+    $("#btn-end").addEventListener("click", () => go(S.line.length));
+    $("#btn-best").addEventListener("click", bestLine);
+    $("#show-score").addEventListener("click", () => { S.objective = "score"; S.hintView = false; refresh(); });
+    $("#show-points").addEventListener("click", () => { S.objective = "points"; S.hintView = false; refresh(); });
+    $("#show-hint").addEventListener("click", () => { S.hintView = !S.hintView; refresh(); });
+    $("#btn-edit").addEventListener("click", () => openEditor(S.deal ? "paste" : "click"));
+    $("#editor-close").addEventListener("click", () => $("#editor").close());
+    $("#tab-paste").addEventListener("click", () => showTab("paste"));
+    $("#tab-click").addEventListener("click", () => showTab("click"));
+    $("#paste-load").addEventListener("click", () => loadText($("#paste").value, $("#paste-error")));
+    for (const b of $$("[data-give]")) b.addEventListener("click", () => { dealer.give = b.dataset.give; renderDealer(); });
+    $("#deal-clear").addEventListener("click", () => { dealer.holder = {}; dealer.give = "N"; renderDealer(); });
+    $("#deal-random").addEventListener("click", () => {
+      const free = [];
+      for (const suit of SUITS) for (const r of "AKQJT987") if (!dealer.holder[suit + r]) free.push(suit + r);
+      for (let i = free.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [free[i], free[j]] = [free[j], free[i]]; }
+      const n = counts();
+      for (const seat of SEATS) while (n[seat] < 8 && free.length) { dealer.holder[free.pop()] = seat; n[seat] += 1; }
+      renderDealer();
+    });
+    $("#deal-use").addEventListener("click", () => {
+      let text = dealerPbn() + " first=" + $("#deal-first").value + " rules=" + ($("#deal-rules").value.trim() || "kraken");
+      if ($("#deal-trump").value) text += " trump=" + $("#deal-trump").value;
+      if ($("#deal-double").value !== "1") text += " double=" + $("#deal-double").value;
+      loadText(text, $("#click-error"));
+    });
+    document.addEventListener("keydown", (e) => {
+      if ($("#editor").open || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+      if (e.key === "ArrowLeft") { go(S.at - 1); e.preventDefault(); }
+      else if (e.key === "ArrowRight") { go(S.at + 1); e.preventDefault(); }
+      else if (e.key === "Home") { go(0); e.preventDefault(); }
+      else if (e.key === "End") { go(S.line.length); e.preventDefault(); }
+    });
+  }
+
+  async function start() {
+    wire();
+    try {
+      S.info = await api.info();
+    } catch (e) {
+      say("kraken-view does not answer: " + e.message);
+      return;
+    }
+    S.entries = S.info.deals || [];
+    const presets = $("#presets");
+    for (const p of S.info.presets || []) presets.append(el("option", { value: p }));
+    const addr = readAddress();
+    if (addr) {
+      setPosition(addr);
+      S.objective = addr.objective;
+      if (EXPORT) {
+        const d = currentExport();
+        if (d) { const k = addr.play.length; S.line = d.line.slice(); S.at = Math.min(k, d.line.length); }
+      }
+      refresh();
+    } else if (S.entries.length) {
+      loadEntry(S.entries[0]);
+    } else {
+      render();
+      openEditor("click");
+    }
+  }
+
+  start();
+})();

@@ -1,0 +1,198 @@
+"""Tests of ``kraken-hint`` (cli/hint.py) through CliRunner, and of the deal-file additions
+it reads (hands written ``-``, ``[Declared]``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from kraken_solver import Deal, hand_roem
+from kraken_solver.cards import SEATS
+from kraken_solver.cli.hint import CSV_FIELDS, main
+from kraken_solver.cli.solve import main as solve_main
+from kraken_solver.dealfile import parse_deal_text
+from kraken_solver.errors import DealFileError
+from kraken_solver.hint import hint
+from kraken_solver.layouts import PartialDeal
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def run(*args, cmd=main):
+    return CliRunner().invoke(cmd, [str(a) for a in args])
+
+
+def golden(name, number):
+    with open(os.path.join(DATA, name + ".jsonl"), encoding="utf-8") as f:
+        return json.loads(f.readlines()[number - 1])
+
+
+def deal_file(case, *, hidden=True, declared=True) -> str:
+    """A golden case as a deal file, the hands the player to move cannot see written '-'."""
+    d = Deal.from_pbn(case["deal"])
+    seat = SEATS.index(case["seat"])
+    pbn = "N:" + " ".join(
+        ("-" if hidden and s != seat else Deal(d.hands).pbn(0).split(":")[1].split()[s])
+        for s in range(4))
+    from kraken_solver.rules import Rules
+    rules = Rules.from_dict(case["rules"])
+    lines = [f'[Deal "{pbn}"]', f'[Trump "{case["trump"]}"]', f'[First "{case["first"]}"]',
+             f'[Rules "{"kraken" if rules.hand_roem else "klaverjas-rotterdam"}"]']
+    if declared:
+        hr = hand_roem(d, case["trump"], case["first"], rules=rules)
+        lines.append(f'[Declared "{hr[0]} {hr[1]}"]')
+    lines.append(f'[Play "{case["first"]}"]')
+    played = case["played"]
+    lines += [" ".join(played[i:i + 4]) for i in range(0, len(played), 4)]
+    return "\n".join(lines) + "\n"
+
+
+# a kraken-rules golden case (the file above writes kraken or klaverjas-rotterdam rules)
+CASE = next(c for c in (golden("single_dummy_3", i) for i in range(1, 21))
+            if c["rules"] == {**c["rules"], "trump_rule": "rotterdam", "undertrump":
+                              "forbidden", "trick_roem": True, "hand_roem": True,
+                              "double_spades": False, "multiplier": 1, "pit_bonus": 100,
+                              "long_runs_100": False} and c["objective"] == "score")
+
+
+def test_text_of_an_exact_hint(tmp_path):
+    f = tmp_path / "hint.txt"
+    f.write_text(deal_file(CASE))
+    r = run(f, "--ascii", "--workers", 1)
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert f"{CASE['seat']} to play" in out
+    assert f"Layouts: all {CASE['layouts']:,} consistent" in out and "(exact)" in out
+    for card, want in CASE["cards"].items():
+        line = next(x for x in out.splitlines() if x.strip().startswith(card + " "))
+        assert f"{want['sum'] / CASE['layouts']:+.1f}" in line
+        assert f"{want['made'] / CASE['layouts']:.3f}" in line
+    assert "Best for" in out
+    assert "kraken-hint: deal 1" in r.stderr
+
+
+def test_json_equals_the_library_and_no_peeking(tmp_path):
+    f = tmp_path / "hint.txt"
+    f.write_text(deal_file(CASE))
+    full = tmp_path / "full.txt"
+    full.write_text(deal_file(CASE, hidden=False, declared=False))
+    a = run(f, "--json", "--workers", 1)
+    b = run(full, "--json", "--workers", 1)
+    assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
+    da, db = json.loads(a.stdout), json.loads(b.stdout)
+    assert da["cards"] == db["cards"] and da["exact"] and da["layouts"] == CASE["layouts"]
+    h = hint(CASE["deal"], CASE["trump"], CASE["first"], rules=CASE["rules"],
+             played=CASE["played"], both=True, workers=1)
+    assert da["cards"] == {k: v.to_dict() for k, v in h.cards.items()}
+    assert da["line"] == 1 and da["source"] == str(f)
+
+
+def test_csv_one_row_a_card(tmp_path):
+    f = tmp_path / "hint.txt"
+    f.write_text(deal_file(CASE) + "\n" + deal_file(golden("single_dummy_3", 1)))
+    r = run(f, "--csv", "--workers", 1, "--no-points")
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert list(rows[0]) == list(CSV_FIELDS)
+    first = [x for x in rows if x["deal"] == "1"]
+    assert {x["card"] for x in first} == set(CASE["cards"])
+    for x in first:
+        assert float(x["mean"]) == pytest.approx(CASE["cards"][x["card"]]["mean"])
+        assert x["mean_points"] == ""                  # --no-points
+    assert {x["deal"] for x in rows} == {"1", "2"}
+
+
+def test_sampled_hint_from_the_dataset():
+    r = run("datasets/hint_part_played.txt", "--samples", 12, "--seed", 3, "--workers", 1,
+            "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["seat"] == "W" and not d["exact"] and d["layouts"] == 12
+    assert d["declared"] == [20, 0] and d["consistent"] is None
+    assert set(d["cards"]) == {"SA", "ST", "S7", "CT", "C8", "C7"}
+    again = run("datasets/hint_part_played.txt", "--samples", 12, "--seed", 3, "--workers", 2,
+                "--json")
+    assert json.loads(again.stdout)["cards"] == d["cards"]
+
+
+def _error(tmp_path, text, *args):
+    f = tmp_path / "bad.txt"
+    f.write_text(text)
+    r = run(f, "--workers", 1, *args)
+    assert r.exit_code == 1, r.output
+    assert r.stderr.startswith("kraken-hint: error: ") and r.stderr.count("\n") == 1, r.stderr
+    return r.stderr, str(f)
+
+
+# N holds S A K Q J, H A K, D A, C A; clubs trump, no hand roem (klaverjas-rotterdam)
+HEAD = '[Deal "N:AKQJ.AK.A.A - - -"]\n[Trump "C"]\n[First "N"]\n[Rules "klaverjas-rotterdam"]\n'
+
+
+def test_errors_say_what_and_where(tmp_path):
+    # E shows out of spades at card 2 yet plays a spade at card 6: located at card 2
+    err, f = _error(tmp_path, HEAD + '[Play "N"]\nSA H7 S8 S7\nHA S9 H9 H8\n')
+    assert f"{f}, line 6, column 4: no layout makes E's H7 (card 2) legal" in err
+    # hand sizes that cannot add up: at the deal's line
+    err, f = _error(tmp_path, HEAD + '[Play "N"]\nSA H7 S8 S7\nHA D7 H8 H9\nDA D8 D9 DT\n')
+    assert f"{f}, line 1: no layout is consistent with the play: E must still hold 5" in err
+    # a declared roem no layout gives
+    err, f = _error(tmp_path, HEAD.replace("klaverjas-rotterdam", "kraken")
+                    + '[Declared "100 200"]\n', "--samples", 5)
+    assert "no layout found that gives the declared hand roem (N-S 100, E-W 200)" in err
+    # no [Declared] with a hidden hand and hand roem on
+    err, _ = _error(tmp_path, HEAD.replace("klaverjas-rotterdam", "kraken"))
+    assert "[Declared" in err and "line 1" in err
+    # a bad [Declared]
+    err, f = _error(tmp_path, HEAD + '[Declared "15 0"]\n')
+    assert f"{f}, line 5, column 12: expected the declared hand roem" in err
+    # the player's own card not in their hand, at its line and column
+    err, f = _error(tmp_path, HEAD + '[Play "N"]\nSA S7 S8 S9\nS7\n')
+    assert f"{f}, line 7, column 1:" in err and "S7 was already played" in err
+    err, f = _error(tmp_path, HEAD + '[Play "N"]\nC7\n')
+    assert f"{f}, line 6, column 1: N played C7, which is not in N's hand" in err
+    # no trump; the player to move hidden
+    err, _ = _error(tmp_path, HEAD.replace('[Trump "C"]\n', ""))
+    assert "no trump" in err
+    err, _ = _error(tmp_path, HEAD + '[Play "N"]\nSA\n')
+    assert "the hand of the player to move, E, is hidden" in err
+
+
+def test_bad_options(tmp_path):
+    f = tmp_path / "hint.txt"
+    f.write_text(deal_file(CASE))
+    for args, what in [(["--samples", 0], "samples"), (["--workers", 0], "workers"),
+                       (["--seed", -2], "seed"), (["--rules", "bridge"], "rules preset")]:
+        r = run(f, *args)
+        assert r.exit_code == 1 and what in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert run(f, "--json", "--csv").exit_code == 2
+    assert run(f, "--workers", 2, "--scheduler", "local:1").exit_code == 2
+
+
+def test_deal_files_with_hidden_hands_and_declared():
+    specs = parse_deal_text('[Deal "E:- AJ9.K7.T8.A - -"]\n[Trump "H"]\n[Declared "20 0"]\n'
+                            '[Play "E"]\nSK\n', "x.txt", hidden=True)
+    (spec,) = specs
+    assert isinstance(spec.deal, PartialDeal) and spec.declared == (20, 0)
+    assert spec.first == 1 and spec.played == [6] and spec.played_at == [(5, 1)]
+    # the other commands refuse '-'
+    with pytest.raises(DealFileError, match="read by kraken-hint only") as e:
+        parse_deal_text('[Deal "E:- AJ9.K7.T8.A - -"]\n', "x.txt")
+    assert e.value.line == 1 and e.value.column == 10
+    r = CliRunner().invoke(solve_main, ["-"], input='[Deal "N:AJ9.K7.T8.A - - -"]\n')
+    assert r.exit_code == 1 and "kraken-hint only" in r.stderr
+    # [Declared] is read (and ignored) by the other commands
+    spec, = parse_deal_text('[Deal "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"]\n[Declared "0 0"]\n')
+    assert spec.declared == (0, 0)
+
+
+def test_readme_example_is_what_the_command_prints():
+    import pathlib
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
+    r = run("datasets/hint_part_played.txt", "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert "$ kraken-hint datasets/hint_part_played.txt\n" + r.stdout in readme

@@ -1,0 +1,147 @@
+"""Tests of the review as each player saw it (kraken_solver.playerview, ``kraken-analyse --view
+player``).
+
+Every hint of the review is checked against a brute force over naive.py at that moment of the
+play (``observed.brute_hint``); the marks on the two-card deal of test_analyse.py (scored by
+hand there) are worked out below; totals, seeds, workers and the command's text, JSON, CSV and
+plot outputs.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from observed import brute_hint
+from kraken_solver.cli.analyse import CSV_FIELDS, main
+from kraken_solver.dealfile import parse_deal_file
+from kraken_solver.hint import hint
+from kraken_solver.playerview import (CSV_FIELDS as VIEW_FIELDS, review_player_view,
+                                      summarise_player_view)
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+# test_analyse.py's deal, scored by hand there: N SA S7, E SK S8, S H7 H8, W D7 D8, clubs
+# trump, N first.  Double dummy S7 is N's best lead (+17) and SA costs 42.  But N cannot see
+# that E holds both spades: over N's 90 layouts SA averages +105 and S7 +16.2 (when E does not
+# hold SK and S8 together, SA wins or the spades fall), so SA is excused ("~").  After SA, E
+# (defending) holds SK S8 and sees SA: S8 averages +65 and SK +77 over E's 30 layouts, so SK
+# is a mistake from E's view too, of 12 points ("?"); double dummy it cost 30.
+HAND_DEAL = "N:A7... K8... .78.. ..78."
+PLAY = ["SA", "SK", "H7", "D7", "S7", "S8", "H8", "D8"]
+HAND_FILE = ('[Deal "N:A7... K8... .78.. ..78."]\n[Trump "C"]\n[First "N"]\n[Play "N"]\n'
+             "SA SK H7 D7\nS7 S8 H8 D8\n")
+
+
+def test_each_hint_equals_a_brute_force_at_that_moment():
+    rv = review_player_view(HAND_DEAL, "C", "N", played=PLAY, workers=1)
+    assert len(rv) == 8
+    for i, r in enumerate(rv):
+        if r.forced:
+            assert r.cost == 0 and r.layouts == 0 and not r.mistake
+            continue
+        n, sums = brute_hint(HAND_DEAL, "C", "N", {}, PLAY[:i])
+        assert r.exact and r.layouts == n
+        assert r.means == {c: s / n for c, (s, _) in sums.items()}
+    first, second = rv[0], rv[1]
+    assert first.means == {"SA": 105.0, "S7": 16.2} and first.best == ["SA"]
+    assert first.dd.cost == 42 and first.cost == 0 and first.excused and first.mark == "~!"
+    assert second.means == {"SK": 77.0, "S8": 65.0} and second.best == ["S8"]
+    assert second.dd.cost == 30 and second.cost == 12.0 and second.mistake
+    assert second.mark == "?!"
+
+
+def test_totals_per_player_and_team():
+    rv = review_player_view(HAND_DEAL, "C", "N", played=PLAY, workers=1)
+    sm = summarise_player_view(rv)
+    assert sm.players["N"].excused == 1 and sm.players["N"].cost == 0
+    assert sm.players["N"].dd_cost == 42 and sm.players["E"].dd_cost == 30
+    assert sm.players["E"].mistakes == 1 and sm.players["E"].cost == 12.0
+    for team, seats in (("N-S", "NS"), ("E-W", "EW")):
+        t = sm.teams[team]
+        assert t.cost == sum(sm.players[s].cost for s in seats)
+        assert t.dd_cost == sum(sm.players[s].dd_cost for s in seats)
+        assert t.cards == 4
+
+
+def test_sampled_review_is_reproducible_and_worker_independent():
+    spec = parse_deal_file("datasets/played_deal.txt")[0]
+    kw = dict(rules=spec.rules, played=spec.played[:6], samples=30, seed=5)
+    a = review_player_view(spec.deal, spec.trump, spec.first, workers=1, **kw)
+    b = review_player_view(spec.deal, spec.trump, spec.first, workers=2, **kw)
+    assert [(r.means, r.cost, r.cost_se) for r in a] == [(r.means, r.cost, r.cost_se) for r in b]
+    sampled = [r for r in a if not r.exact]
+    assert sampled and all(r.layouts == 30 for r in sampled)
+    # decision n is the hint of its player with the seed (seed, n)
+    import numpy as np
+    r = a[0]
+    h = hint(spec.deal, spec.trump, spec.first, rules=spec.rules, played=[], samples=30,
+             seed=np.random.SeedSequence(5, spawn_key=(1,)), workers=1)
+    assert r.means == {c: e.mean for c, e in h.cards.items()}
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_cli_text(tmp_path):
+    f = tmp_path / "deal.txt"
+    f.write_text(HAND_FILE)
+    r = run(f, "--view", "player", "--ascii")
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "Play, as each player saw it." in out
+    line1 = next(x for x in out.splitlines() if x.strip().startswith("1  N  SA"))
+    assert line1.rstrip().endswith("~!") and "+105.0" in line1 and " 42 " in line1
+    line2 = next(x for x in out.splitlines() if x.strip().startswith("2  E  SK"))
+    assert line2.rstrip().endswith("?!") and "12.0 exact" in line2
+    assert "forced" in out
+    summary = out[out.index("Summary"):]
+    assert "view mistakes" in summary and "excused" in summary
+
+
+def test_cli_json_and_csv(tmp_path):
+    f = tmp_path / "deal.txt"
+    f.write_text(HAND_FILE)
+    r = run(f, "--view", "player", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["view"] == "player" and len(d["player_view"]["cards"]) == 8
+    c2 = d["player_view"]["cards"][1]
+    assert c2["cost"] == 12.0 and c2["mistake"] and c2["means"] == {"SK": 77.0, "S8": 65.0}
+    assert d["player_view"]["players"]["N"]["excused"] == 1
+    assert d["cards"][0]["cost"] == 42               # the double-dummy review stays
+    r = run(f, "--view", "player", "--csv")
+    assert r.exit_code == 0, r.output
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    assert tuple(rows[0]) == tuple(CSV_FIELDS) + tuple(VIEW_FIELDS)
+    assert len(rows) == 9
+    row = dict(zip(rows[0], rows[2]))
+    assert row["card"] == "SK" and float(row["view_cost"]) == 12.0
+    assert row["view_mistake"] == "true" and row["cost"] == "30"
+    row1 = dict(zip(rows[0], rows[1]))
+    assert row1["view_excused"] == "true" and row1["view_best_cards"] == "SA"
+
+
+def test_cli_plot(tmp_path):
+    f = tmp_path / "deal.txt"
+    f.write_text(HAND_FILE)
+    png = tmp_path / "view.png"
+    r = run(f, "--view", "player", "--plot", png)
+    assert r.exit_code == 0, r.output
+    assert png.read_bytes()[:8] == PNG_MAGIC
+    assert f"wrote {png}" in r.stderr
+
+
+@pytest.mark.parametrize("args, what", [(["--samples", "0"], "samples"),
+                                        (["--seed", "-1"], "seed"),
+                                        (["--workers", "0"], "workers")])
+def test_cli_bad_numbers(tmp_path, args, what):
+    f = tmp_path / "deal.txt"
+    f.write_text(HAND_FILE)
+    r = run(f, "--view", "player", *args)
+    assert r.exit_code == 1 and r.stderr.startswith("kraken-analyse: error: ")
+    assert what in r.stderr and r.stderr.count("\n") == 1

@@ -1,0 +1,302 @@
+"""kraken-view's page in a real browser: headless Chromium (Debian's ``chromium``) driven by
+Playwright, against the real server started by the test.
+
+Without Chromium or the playwright package these tests are skipped, unless the environment
+says they are required (``KRAKEN_BROWSER_TESTS=1``, set by ``.ci/run``, which installs
+Chromium): then they fail.  ``KRAKEN_CHROMIUM`` names another Chromium binary."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from kraken_solver import Deal, Searcher, card_str, solve
+from kraken_solver.cards import cards_of
+from kraken_solver.dealfile import parse_deal_file, parse_deal_text
+from kraken_solver.errors import KrakenError
+from kraken_solver.viewer import BoardSolver, export_page
+
+from test_view import DATA, DEAL, start_server
+
+CHROMIUM = os.environ.get("KRAKEN_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("KRAKEN_BROWSER_TESTS") == "1"
+# as root in a container: no sandbox, no GPU, and no calls home (the network is closed)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-quic", "--disable-default-apps", "--disable-extensions"]
+TIMEOUT_MS = 60_000
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = _missing()
+    if why:
+        if REQUIRED:
+            pytest.fail(f"the browser tests are required here (KRAKEN_BROWSER_TESTS=1): {why}")
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def deal_file(tmp_path_factory):
+    """Two deals: a full deal with its trump, and a part-played one."""
+    f = tmp_path_factory.mktemp("view") / "deals.txt"
+    lines = (DATA / "many_deals.txt").read_text().splitlines()
+    first = next(ln for ln in lines if ln.startswith(("N:", "E:", "S:", "W:")))
+    f.write_text(first + "\n" + (DATA / "part_played.txt").read_text())
+    return f
+
+
+@pytest.fixture(scope="module")
+def server(deal_file):
+    proc, url = start_server(str(deal_file), "--quiet")
+    yield url
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def wait_ready(pg, played=(), deal=None):
+    """Wait until the page shows the values of the position after ``played`` (of ``deal``,
+    PBN text, when given)."""
+    where = "" if deal is None else f'[data-deal="{Deal.from_pbn(deal)}"]'
+    pg.wait_for_selector(f'#board[data-values="ready"][data-played="{" ".join(played)}"]{where}')
+
+
+def shown_values(pg) -> dict:
+    return pg.eval_on_selector_all(
+        ".hand [data-value]", "els => Object.fromEntries(els.map(e => "
+        "[e.dataset.card, Number(e.dataset.value)]))")
+
+
+def best_shown(pg) -> list:
+    return sorted(pg.eval_on_selector_all(".hand .card.best", "els => els.map(e => e.dataset.card)"))
+
+
+def hand_cards(pg) -> dict:
+    return pg.evaluate("""() => Object.fromEntries(['N','E','S','W'].map(s => [s,
+        Array.from(document.querySelectorAll(`[data-seat="${s}"] [data-card]`)).map(e => e.dataset.card)]))""")
+
+
+def test_the_page_shows_the_deal(page, server, deal_file):
+    spec = parse_deal_file(deal_file)[0]
+    page.goto(server)
+    wait_ready(page)
+    hands = hand_cards(page)
+    assert sum(len(h) for h in hands.values()) == 32
+    for seat, cards in hands.items():
+        assert sorted(cards) == sorted(card_str(c) for c in cards_of(spec.deal.hands["NESW".index(seat)]))
+    assert page.locator("[data-card]").count() == 32        # nothing on the table yet
+    assert "first" in page.inner_text(f'[data-seat="{"NESW"[spec.first]}"] .seat-label')
+    # two deals in the file: a list to pick from
+    assert page.locator("#deals li").count() == 2
+
+
+def test_values_follow_the_clicks_undo_and_a_shared_link(page, browser, server, deal_file):
+    spec = parse_deal_file(deal_file)[0]
+    searcher = Searcher()
+
+    def reference(played, objective="score"):
+        return solve(spec.deal, spec.trump, spec.first, rules=spec.rules, played=list(played),
+                     objective=objective, all_cards=True, pv=False, searcher=searcher)
+
+    page.goto(server)
+    played = []
+    seen = []
+    wait_ready(page, played)
+    for step in range(3):
+        ref = reference(played)
+        assert shown_values(page) == ref.card_values, f"after {played}"
+        assert best_shown(page) == sorted(ref.best_cards)
+        seen.append(dict(ref.card_values))
+        # play a card that is not the first best one, to leave the principal variation
+        legal = list(ref.card_values)
+        card = legal[-1] if step % 2 == 0 else legal[0]
+        page.click(f'.hand [data-card="{card}"]')
+        played.append(card)
+        wait_ready(page, played)
+    ref = reference(played)
+    assert shown_values(page) == ref.card_values
+    seen.append(dict(ref.card_values))
+    # the points toggle shows the points values
+    page.click("#show-points")
+    wait_ready(page, played)
+    assert shown_values(page) == reference(played, "points").card_values
+    page.click("#show-score")
+    wait_ready(page, played)
+    # undo restores the earlier positions' values, redo comes back
+    page.click("#btn-undo")
+    wait_ready(page, played[:2])
+    assert shown_values(page) == seen[2]
+    assert sum(len(h) for h in hand_cards(page).values()) == 30
+    page.keyboard.press("ArrowLeft")
+    wait_ready(page, played[:1])
+    assert shown_values(page) == seen[1]
+    page.click("#btn-redo")
+    wait_ready(page, played[:2])
+    assert shown_values(page) == seen[2]
+    page.click("#btn-start")
+    wait_ready(page, [])
+    assert shown_values(page) == seen[0]
+    page.click("#btn-end")
+    wait_ready(page, played)
+    # jump to any card of the line
+    page.click('[data-line-card]:nth-child(3)')     # the second card (after the leader)
+    wait_ready(page, played[:2])
+    assert shown_values(page) == seen[2]
+    page.click("#btn-end")
+    wait_ready(page, played)
+    # a copied link reproduces the position in a fresh browser
+    link = page.url
+    assert "play=" in link and "deal=" in link and "trump=" in link and "first=" in link
+    other = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    other.goto(link)
+    wait_ready(other, played)
+    assert shown_values(other) == seen[3]
+    assert hand_cards(other) == hand_cards(page)
+    other.context.close()
+
+
+def test_best_line_plays_to_the_end(page, server, deal_file):
+    spec = parse_deal_file(deal_file)[0]
+    value = solve(spec.deal, spec.trump, spec.first, rules=spec.rules).value
+    page.goto(server)
+    wait_ready(page)
+    page.click("#btn-best")
+    page.wait_for_function("document.querySelector('#board').dataset.played.split(' ').length"
+                           " === 32")
+    assert page.inner_text("#verdict .big") == f"{value:+d}"
+    assert page.locator(".hand [data-card]").count() == 0
+    assert page.locator("#sheet tr.final").count() == 1
+
+
+def test_part_played_deal_from_the_list(page, server, deal_file):
+    spec = parse_deal_file(deal_file)[1]
+    page.goto(server)
+    wait_ready(page)
+    page.click("#deals li:nth-child(2) button")
+    played = [card_str(c) for c in spec.played]
+    wait_ready(page, played)
+    ref = solve(spec.deal, spec.trump, spec.first, rules=spec.rules, played=played,
+                all_cards=True, pv=False)
+    assert shown_values(page) == ref.card_values
+    # two cards of trick 3 on the table, the rest in the hands
+    assert page.locator("#felt [data-card]").count() == 2
+    assert page.locator(".hand [data-card]").count() == 32 - len(played)
+
+
+def test_bad_pbn_shows_the_error_and_a_good_one_loads(page, server):
+    bad = "N:AKQJ.T98.7.A KQ.J98.T7.KQ 9.KQJ.AQ.JT9 T87.A7.KJ98.7 trump=H"
+    with pytest.raises(KrakenError) as e:
+        parse_deal_text(bad, "the pasted text")
+    page.goto(server)
+    wait_ready(page)
+    page.click("#btn-edit")
+    page.fill("#paste", bad)
+    page.click("#paste-load")
+    page.wait_for_selector("#paste-error:not([hidden])")
+    assert page.inner_text("#paste-error") == str(e.value)
+    small = "N:AT.T.8. 9.A.A.K K.K.KT. ..7.AT7"       # a deal of 4 cards a hand
+    page.fill("#paste", small + " trump=H first=N")
+    page.click("#paste-load")
+    wait_ready(page, deal=small)
+    assert page.locator(".hand [data-card]").count() == 16
+    assert shown_values(page) == solve(small, "H", "N", all_cards=True, pv=False).card_values
+
+
+def test_deal_by_clicking(page, server):
+    page.goto(server)
+    wait_ready(page)
+    before = page.get_attribute("#board", "data-deal")
+    page.click("#btn-edit")
+    page.click("#tab-click")
+    page.click("#deal-clear")
+    # N takes the four aces, then the rest at random; the deal must load and be valued
+    for card in ("SA", "HA", "DA", "CA"):
+        page.click(f'[data-deal-card="{card}"]')
+    page.click("#deal-random")
+    page.select_option("#deal-trump", "S")
+    page.click("#deal-use")
+    page.wait_for_function(f"document.querySelector('#board').dataset.deal !== '{before}'")
+    wait_ready(page)
+    hands = hand_cards(page)
+    assert {"SA", "HA", "DA", "CA"} <= set(hands["N"]) and all(len(h) == 8 for h in hands.values())
+    assert "trump=S" in page.url
+
+
+def test_exported_page_needs_no_network(browser, tmp_path):
+    specs = parse_deal_file(DATA / "part_played.txt")
+    spec = specs[0]
+    page_file = tmp_path / "page.html"
+    page_file.write_text(export_page(specs, BoardSolver(), source="part_played.txt"))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    asked = []
+
+    def block(route):
+        asked.append(route.request.url)
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            route.abort()
+    context.route("**/*", block)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(page_file.as_uri())
+    played = [card_str(c) for c in spec.played]
+    wait_ready(pg, played)
+    ref = solve(spec.deal, spec.trump, spec.first, played=played, all_cards=True, pv=False)
+    assert shown_values(pg) == ref.card_values
+    pg.click("#btn-undo")
+    wait_ready(pg, played[:-1])
+    assert shown_values(pg) == solve(spec.deal, spec.trump, spec.first, played=played[:-1],
+                                     all_cards=True, pv=False).card_values
+    pg.click("#btn-end")            # to the end of the line (the best line after the play)
+    pg.wait_for_function("document.querySelector('#board').dataset.played.split(' ').length"
+                         " === 32")
+    value = solve(spec.deal, spec.trump, spec.first, played=played).value
+    assert pg.inner_text("#verdict .big") == f"{value:+d}"
+    assert asked == [page_file.as_uri()], asked
+    assert not errors
+    context.close()
+
+
+def test_no_sideways_scrolling(page, server):
+    """At a phone's width and a laptop's, the page fits: nothing sticks out sideways."""
+    page.goto(server)
+    wait_ready(page)
+    for width, height in ((390, 844), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        right = page.eval_on_selector_all("[data-card]", "els => Math.max(...els.map(e => "
+                                          "e.getBoundingClientRect().right))")
+        assert right <= width, (width, right)
