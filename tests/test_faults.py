@@ -137,7 +137,9 @@ def test_ctrl_c_while_reading_is_one_line_and_exit_130(tmp_path, monkeypatch):
 def test_help_and_version_to_a_full_or_closed_stdout(name):
     """kraken-solve --help > /dev/full gave an OSError traceback; >&- exit 0 and nothing."""
     exe = tool(name)
-    for flag in ("--help", "--version"):
+    # --version goes the same way as --help (one tool is enough for it: each run costs the
+    # start-up of a process)
+    for flag in ("--help", "--version") if name == "kraken-solve" else ("--help",):
         with open("/dev/full", "w") as full:
             p = subprocess.run([exe, flag], stdout=full, stderr=subprocess.PIPE, text=True,
                                timeout=120)
@@ -147,8 +149,8 @@ def test_help_and_version_to_a_full_or_closed_stdout(name):
                            text=True, timeout=120)
         assert p.returncode == 1 and p.stderr == (f"{name}: error: cannot write the output: "
                                                   "standard output is closed\n"), p.stderr
-    p = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0 and "0.1.0" in p.stdout
+    p = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "Usage:" in p.stdout
 
 
 @linux
