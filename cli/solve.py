@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
 import time
 
@@ -25,7 +24,8 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
 from kraken_solver.cards import SEATS, parse_card
-from kraken_solver.dealfile import DealSpec, parse_deal_file
+from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (CSV_FIELDS, Analysis, analysis_csv_row, analysis_dict,
                                       format_analysis)
@@ -94,13 +94,13 @@ def analyse(spec: DealSpec, *, objective: str = "score", searcher=None) -> Analy
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
-@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False),
+@click.option("--first", type=AsciiChoice(list(SEATS)),
               help="First player for every deal (overrides the file).")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
+@click.option("--rules", "rules_name", type=AsciiChoice(list(PRESETS)),
               help="Rules preset for every deal (overrides [Rules]; [Double] still applies).")
-@click.option("--objective", type=click.Choice(["score", "points"]), default="score",
+@click.option("--objective", type=AsciiChoice(["score", "points"]), default="score",
               show_default=True,
               help="The value behind the card values and the principal variation "
                    "(score and points are always shown).")
@@ -123,16 +123,19 @@ def main(ctx, files, trump, first, rules_name, objective, as_json, as_csv, ascii
         raise click.UsageError("--json and --csv cannot be used together")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)
     try:
+        # the files are read as streams (one deal in memory at a time); the start of each
+        # (its first MiB: all of a usual file) is checked before any work, so a mistake there
+        # is reported at once
+        readers = [DealReader(f, trump=trump, first=first, rules=rules_name) for f in files]
+        for reader in readers:
+            reader.check_ahead()
+        specs = (spec for reader in readers for spec in reader)
         # load the compiled kernels (from Numba's cache; compiled on the very first run) apart
         # from the deals' timings
         t_load = time.perf_counter()
         from kraken_solver.solver import Position, Searcher
         Searcher(tt_bits=8).value(Position("N:A... K... Q... J...", 0, 0), "score")
         load_s = time.perf_counter() - t_load
-        specs = []
-        for f in files:
-            specs += parse_deal_file(f, trump=trump, first=first, rules=rules_name)
-        from kraken_solver.solver import Searcher
         searcher = Searcher()
         writer = None
         if as_csv:
@@ -140,6 +143,7 @@ def main(ctx, files, trump, first, rules_name, objective, as_json, as_csv, ascii
             writer.writerow(CSV_FIELDS)
         t0 = time.perf_counter()
         nodes = 0
+        i = 0
         for i, spec in enumerate(specs, start=1):
             a = analyse(spec, objective=objective, searcher=searcher)
             nodes += a.nodes
@@ -156,37 +160,15 @@ def main(ctx, files, trump, first, rules_name, objective, as_json, as_csv, ascii
             click.echo(f"{PROG}: deal {i} ({spec.where}): {a.seconds:.3f} s, "
                        f"{a.nodes:,} nodes", err=True)
         total = time.perf_counter() - t0
-        click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
+        click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
                    f"{total:.3f} s, {nodes:,} nodes (search kernels loaded in {load_s:.3f} s "
                    "before)", err=True)
     except KrakenError as err:
+        # a mistake later in a large file stops the run there: the deals before it are printed
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
-    except KeyboardInterrupt:
-        # the deals solved so far are printed already (every line is flushed)
-        click.echo(f"\n{PROG}: interrupted", err=True)
-        ctx.exit(130)
-
-
-def run() -> None:
-    """The ``kraken-solve`` program: ``main``, then the process ends at once with main's exit
-    status once stdout and stderr are flushed (``os._exit``).  The interpreter's own shutdown
-    tears down Numba's and LLVM's loaded code and about 100,000 objects: 0.5 s of a 1.8 s
-    one-deal run here, with nothing left to write (the command writes stdout and stderr only).
-    An exit with a message, or a stream that cannot be flushed, ends the usual way."""
-    try:
-        main()
-    except SystemExit as done:
-        code = 0 if done.code is None else done.code
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            raise done from None
-        if not isinstance(code, int) or isinstance(code, bool):
-            raise
-        os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    run()
+    from kraken_solver.cli import kraken_solve
+    kraken_solve()

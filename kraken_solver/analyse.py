@@ -228,7 +228,8 @@ def require_matplotlib():
     return matplotlib
 
 
-def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False) -> str:
+def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
+              inputs=()) -> str:
     """Draw the double-dummy score (rule 23, points, playing team's side) through the play,
     card by card, and write it to ``path`` as a PNG; returns the path.
 
@@ -236,8 +237,10 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False) -
     card (x = its number); tricks are shaded in turn; a zero line separates made from nat
     (rule 25); each mistake (cost > 0) is marked with its card, in the colour of the
     player's team (turning points with a larger marker).  Uses matplotlib's Agg canvas
-    directly, so it never changes the global backend.  Raises ImportError (``pip install
-    matplotlib``) when matplotlib is missing, OSError when the file cannot be written."""
+    directly, so it never changes the global backend.  The file is written atomically and
+    never over one of ``inputs`` (:func:`kraken_solver.outputs.save_figure`).  Raises
+    ImportError (``pip install matplotlib``) when matplotlib is missing, OutputError (a
+    KrakenError naming the file) when it cannot or may not be written."""
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -297,5 +300,5 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False) -
     ax.grid(axis="y", color="0.85", linewidth=0.6)
     fig.tight_layout()
     path = os.fspath(path)
-    fig.savefig(path, format="png")
-    return path
+    from .outputs import save_figure
+    return save_figure(fig, path, inputs=inputs)

@@ -41,17 +41,20 @@ errors echo at most 40 characters of the offending text.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
-from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit
+from .cards import (SEATS, SUITS, SYMBOL_SUITS, ascii_lower, parse_rank, parse_seat,
+                    parse_suit)
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
 from .rules import MULTIPLIERS, Rules, as_rules
 
-__all__ = ["DealSpec", "parse_deal_file", "parse_deal_text", "parse_card_at", "TAGS",
-           "LINE_KEYS"]
+__all__ = ["DealSpec", "DealReader", "parse_deal_file", "parse_deal_text", "parse_card_at",
+           "TAGS", "LINE_KEYS"]
 
 #: the tags a deal file may use, in their usual order
 TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Declared", "Play")
@@ -130,6 +133,8 @@ def _words(text: str):
 def _strip_comment(line: str) -> str:
     """``line`` without its comment: from a ``%`` or ``;`` outside double quotes to the end
     of the line."""
+    if "%" not in line and ";" not in line:
+        return line
     quoted = False
     for i, ch in enumerate(line):
         if ch == '"':
@@ -167,7 +172,7 @@ def _parse_trump(value, source, line, col) -> int:
     v = _normalise_suit(value.strip())
     try:
         return parse_suit(v)
-    except CardParseError as e:
+    except CardParseError:
         raise _err(CardParseError, "expected a trump suit S, H, D or C", source, line, col,
                    value) from None
 
@@ -298,30 +303,31 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     unknown preset or multiplier) or IllegalCardError (a card that may not be played), each
     with ``source``, ``line``, ``column`` and ``token`` set.
     """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
+    # U+2028 and the like, and misnumber the lines)
+    lines = enumerate(re.split(r"\r\n|\r|\n", text), start=1)
+    return list(_parse_lines(lines, source, trump=trump, first=first, rules=rules,
+                             hidden=hidden))
+
+
+def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=False):
+    """The deals of ``lines`` ((line number, text) pairs), one at a time: the parser of
+    :func:`parse_deal_text`, for a text or a stream.  A deal is yielded when the line that
+    starts the next one (or the end) is read."""
     from .solver import as_seat, as_suit
     o_trump = as_suit(trump) if trump is not None else None
     o_first = as_seat(first) if first is not None else None
     o_rules = _as_override_rules(rules)
 
-    specs: list[DealSpec] = []
+    count = 0
     rec: _Record | None = None
     in_play = False
-    if text.startswith("\ufeff"):
-        text = text[1:]
 
-    def close():
-        nonlocal rec
-        if rec is not None:
-            specs.append(rec.finish(o_trump, o_first, o_rules))
-        rec = None
-
-    # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
-    # U+2028 and the like, and misnumber the lines)
-    for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+    for lineno, raw in lines:
         if len(raw) > MAX_LINE_CHARS:
-            raise _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
-                       "a deal file's lines are short (a deal, a tag or a trick)", source,
-                       lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:])
+            raise _too_long(raw, source, lineno)
         raw = _strip_comment(raw)
         stripped = raw.strip()
         if not stripped:
@@ -332,14 +338,16 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
             in_play = False
             name, value, vcol = _read_tag(raw, stripped, indent, source, lineno)
             if name == "Deal":
-                close()
+                if rec is not None:
+                    count += 1
+                    yield rec.finish(o_trump, o_first, o_rules)
                 rec = _Record(source, lineno, hidden)
                 _set_deal(rec, value, source, lineno, vcol)
                 rec.seen["Deal"] = lineno
                 continue
             if rec is None:
                 why = (f"[{name}] before any [Deal] tag; a deal starts with its "
-                       '[Deal "N:..."] tag') if not specs else (
+                       '[Deal "N:..."] tag') if not count else (
                        f"[{name}] after a one-line deal; a one-line deal takes trump=, first=, "
                        'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
                 raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
@@ -349,7 +357,7 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
                            col0, f"[{name}]")
             rec.seen[name] = lineno
             if name in ("Trump", "First", "Rules", "Double"):
-                _set_option(rec, name.lower(), value, source, lineno, vcol)
+                _set_option(rec, ascii_lower(name), value, source, lineno, vcol)
             elif name == "Declared":
                 rec.declared = _parse_declared(value, source, lineno, vcol)
             elif name == "Play":
@@ -358,12 +366,17 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
                 in_play = True
             continue
         if _ONE_LINE_RE.match(stripped):
-            close()
+            if rec is not None:
+                count += 1
+                yield rec.finish(o_trump, o_first, o_rules)
             in_play = False
             rec = _Record(source, lineno, hidden)
             rec.one_line = True
             _read_one_line(rec, raw, indent, stripped, source, lineno)
-            close()
+            spec = rec.finish(o_trump, o_first, o_rules)
+            rec = None
+            count += 1
+            yield spec
             continue
         if in_play:
             for off, word in _words(raw):
@@ -381,11 +394,18 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
         raise _err(DealFileError, 'expected a tag like [Deal "N:..."], a one-line deal like '
                    "'N:AKQ.J9.T8.7 ... trump=H' or a comment (% or ;)", source, lineno, col0,
                    word)
-    close()
-    if not specs:
+    if rec is not None:
+        count += 1
+        yield rec.finish(o_trump, o_first, o_rules)
+    if not count:
         raise DealFileError("no deal in this file; expected a [Deal \"N:...\"] tag or a "
                             "one-line deal like 'N:AKQ.J9.T8.7 ... trump=H'", source=source)
-    return specs
+
+
+def _too_long(raw: str, source, lineno) -> DealFileError:
+    return _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
+                "a deal file's lines are short (a deal, a tag or a trick)", source,
+                lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:MAX_LINE_CHARS + 100])
 
 
 def _looks_like_card(word: str) -> bool:
@@ -428,7 +448,7 @@ def _read_tag(raw, stripped, indent, source, lineno):
         raise _err(DealFileError, 'expected a tag [Name "value"]', source, lineno, col0,
                    stripped)
     name = m.group(1)
-    canon = {t.lower(): t for t in TAGS}.get(name.lower())
+    canon = {t.lower(): t for t in TAGS}.get(ascii_lower(name))
     if canon is None:
         raise _err(DealFileError, "unknown tag; expected one of " + ", ".join(TAGS), source,
                    lineno, col0 + m.start(1), name)
@@ -481,7 +501,7 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         if not eq:
             raise _err(DealFileError, "expected key=value after the deal (keys: "
                        + ", ".join(LINE_KEYS) + ")", source, lineno, col, word)
-        lkey = key.lower()
+        lkey = ascii_lower(key)
         if lkey not in LINE_KEYS:
             raise _err(DealFileError, "unknown key; expected one of " + ", ".join(LINE_KEYS),
                        source, lineno, col, key)
@@ -497,60 +517,233 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
 
 def parse_deal_file(path, *, trump=None, first=None, rules=None, hidden: bool = False
                     ) -> list[DealSpec]:
-    """Read a deal file (UTF-8 text) -> its deals; ``path`` ``"-"`` reads standard input
-    (as bytes, decoded as UTF-8 whatever the locale; named ``<stdin>`` in errors).
+    """Read a deal file (UTF-8 text) -> the list of its deals; ``path`` ``"-"`` reads standard
+    input.  The deals of :class:`DealReader` (its overrides, ``hidden`` and errors), all at
+    once: for a large file iterate a DealReader instead, which holds one deal at a time."""
+    return list(DealReader(path, trump=trump, first=first, rules=rules, hidden=hidden))
 
-    The overrides and errors are those of :func:`parse_deal_text`.  A file that cannot be read
-    (missing, a directory), is not UTF-8 text (a byte that is not UTF-8 or a NUL byte: the
-    error gives its line and column) or is larger than :data:`MAX_FILE_BYTES` (64 MiB; a line
-    may hold at most :data:`MAX_LINE_CHARS`, 65,536 characters) raises DealFileError with
-    ``source`` set.  Both limits are far above any real deal file: they keep a wrong path
-    such as ``/dev/zero`` from filling the memory."""
-    name = os.fspath(path)
-    try:
-        if name == "-":
-            import sys
-            name = "<stdin>"
-            if sys.stdin is None:
-                raise DealFileError("cannot read the file: standard input is closed",
-                                    source=name)
-            stream = getattr(sys.stdin, "buffer", None)
-            if stream is None:          # a text stream without bytes below it (a StringIO)
-                data = sys.stdin.read(MAX_FILE_BYTES + 1)
-                data = data.encode("utf-8", "surrogateescape") \
-                    if isinstance(data, str) else data
+
+#: bytes read from a deal file at a time
+READ_BLOCK = 1 << 16
+#: what :meth:`DealReader.check_ahead` reads and checks before the first deal is used
+LOOKAHEAD_BYTES = 1 << 20
+_EOL = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
+
+
+class DealReader:
+    """The deals of a deal file, read as a stream: one :class:`DealSpec` at a time, so the
+    memory stays that of one deal (and a block of the file) however large the file is.
+
+    ``path``: a file name, or ``"-"`` for standard input (read as bytes and decoded as UTF-8
+    whatever the locale; named ``<stdin>`` in errors).  ``trump``, ``first``, ``rules``: the
+    overrides of :func:`parse_deal_text`, and its ``hidden`` (hands written ``-`` allowed, for
+    ``kraken-hint``).  ``check``: a function called with each DealSpec
+    before it is given out (it raises KrakenError for a deal the caller cannot use, e.g. one
+    with played cards).
+
+    Iterating gives the deals in file order and may be done once.  Afterwards ``deals`` is
+    their number, ``bytes_read`` the bytes read and ``sha256`` the SHA-256 (hex) of exactly
+    those bytes.  :meth:`check_ahead` reads and checks the start of the file before the first
+    deal is used, so that a mistake in a small file is reported before any work is done.
+
+    Errors (raised while iterating; each a KrakenError with ``source``, ``line``, ``column``
+    and ``token``): those of :func:`parse_deal_text` and of ``check``; DealFileError for a
+    file that cannot be read (missing, a directory), is not UTF-8 text (a byte that is not
+    UTF-8 or a NUL byte: its line and column, and its byte in the file), is larger than
+    :data:`MAX_FILE_BYTES` (64 MiB; refused before reading when the file says its size), or
+    has a line longer than :data:`MAX_LINE_CHARS` characters.  Both limits are far above any
+    real deal file: they keep a wrong path such as ``/dev/zero`` from running without end."""
+
+    def __init__(self, path, *, trump=None, first=None, rules=None, hidden: bool = False,
+                 check=None):
+        self.path = os.fspath(path)
+        self.name = "<stdin>" if self.path == "-" else self.path
+        self.overrides = {"trump": trump, "first": first, "rules": rules, "hidden": hidden}
+        self.check = check
+        self.deals = 0
+        self.bytes_read = 0
+        self.sha256 = None
+        self._hash = hashlib.sha256()
+        self._ahead = None          # bytes read and checked by check_ahead, to be parsed again
+        self._stream = None
+        self._started = False
+
+    # -- reading bytes
+    def _open(self):
+        name = self.name
+        try:
+            if self.path == "-":
+                import sys
+                if sys.stdin is None:
+                    raise DealFileError("cannot read the file: standard input is closed",
+                                        source=name)
+                stream = getattr(sys.stdin, "buffer", None)
+                if stream is None:      # a text stream without bytes below it (a StringIO)
+                    return _TextAsBytes(sys.stdin)
+                return stream
+            f = open(self.path, "rb")
+        except OSError as e:
+            raise DealFileError(f"cannot read the file: {e.strerror or e}",
+                                source=name) from None
+        try:
+            st = os.fstat(f.fileno())
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > MAX_FILE_BYTES:
+            f.close()
+            raise self._too_large()
+        return f
+
+    def _too_large(self) -> DealFileError:
+        return DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
+                             "file is at most that (split it into smaller files)",
+                             source=self.name)
+
+    def _read(self, n: int) -> bytes:
+        if self._stream is None:
+            self._stream = self._open()
+        try:
+            read = getattr(self._stream, "read1", None) or self._stream.read
+            data = read(n)
+        except OSError as e:
+            raise DealFileError(f"cannot read the file: {e.strerror or e}",
+                                source=self.name) from None
+        if data:
+            self.bytes_read += len(data)
+            if self.bytes_read > MAX_FILE_BYTES:
+                raise self._too_large()
+            self._hash.update(data)
+        return data
+
+    def close(self) -> None:
+        """Close the file (standard input stays open)."""
+        stream, self._stream = self._stream, None
+        if stream is not None and self.path != "-":
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def _lines(self, blocks):
+        """(line number, text) of every line of the bytes ``blocks`` yields, decoded and
+        checked (UTF-8, no NUL, not too long), lines ending at \\n, \\r\\n or \\r."""
+        buf = b""
+        offset = 0                  # the file's byte offset of buf[0]
+        lineno = 0
+        eof = False
+        it = iter(blocks)
+        while not eof:
+            block = next(it, b"")
+            if block:
+                buf += block
             else:
-                data = stream.read(MAX_FILE_BYTES + 1)
-        else:
-            with open(name, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise DealFileError(f"cannot read the file: {e.strerror or e}", source=name) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
-                            "file is at most that (split it into smaller files)", source=name)
-    return parse_deal_text(_decode(data, name), name, trump=trump, first=first, rules=rules,
-                           hidden=hidden)
+                eof = True
+            start = 0
+            while True:
+                m = _EOL.search(buf, start)
+                if m is None or (not eof and m.end() == len(buf) and m.group() == b"\r"):
+                    break           # no whole line left (a \r may be the first half of \r\n)
+                lineno += 1
+                yield lineno, self._decode(buf[start:m.start()], offset + start, lineno)
+                start = m.end()
+            if start:
+                buf = buf[start:]
+                offset += start
+            if len(buf) > 4 * MAX_LINE_CHARS + 4:       # surely too long: say so now
+                text = self._decode(buf, offset, lineno + 1, partial=True)
+                raise _too_long(text, self.name, lineno + 1)
+        if buf:
+            lineno += 1
+            yield lineno, self._decode(buf, offset, lineno)
 
-
-def _decode(data: bytes, name: str) -> str:
-    """The UTF-8 text of ``data``; raises DealFileError located at the first byte that is not
-    UTF-8, or at the first NUL byte (no text file holds one)."""
-    try:
-        text = data.decode("utf-8")
+    def _decode(self, data: bytes, offset: int, lineno: int, partial: bool = False) -> str:
+        skip = 3 if offset == 0 and data.startswith(_BOM) else 0
         bad = data.find(b"\x00")
-        if bad < 0:
-            return text
-        why = "a NUL byte"
-    except UnicodeDecodeError as e:
-        bad = e.start
-        why = f"byte 0x{data[bad]:02X} is not UTF-8"
-    # the line and column of the bad byte, lines ending as in parse_deal_text
-    before = data[:bad]
-    breaks = list(re.finditer(rb"\r\n|\r|\n", before))
-    line_start = breaks[-1].end() if breaks else 0
-    if not breaks and before.startswith(b"\xef\xbb\xbf"):
-        line_start = 3                  # the byte order mark is not a column
-    column = len(before[line_start:].decode("utf-8", "replace")) + 1
-    raise DealFileError(f"not a UTF-8 text file ({why}; byte {bad + 1} of the file)",
-                        source=name, line=len(breaks) + 1, column=column)
+        try:
+            text = data[skip:].decode("utf-8")
+            if bad < 0:
+                return text
+            why = "a NUL byte"
+        except UnicodeDecodeError as e:
+            if partial and e.start >= len(data) - skip - 3 and e.reason == "unexpected end of data":
+                return data[skip:e.start + skip].decode("utf-8")   # cut inside a character
+            if bad < 0 or e.start + skip < bad:
+                bad = e.start + skip
+                why = f"byte 0x{data[bad]:02X} is not UTF-8"
+            else:
+                why = "a NUL byte"
+        column = len(data[skip:bad].decode("utf-8", "replace")) + 1
+        raise DealFileError(f"not a UTF-8 text file ({why}; byte {offset + bad + 1} of the "
+                            "file)", source=self.name, line=lineno, column=column)
+
+    def _blocks(self):
+        if self._ahead is not None:
+            data, self._ahead = self._ahead, None
+            yield data
+        while True:
+            data = self._read(READ_BLOCK)
+            if not data:
+                return
+            yield data
+
+    # -- deals
+    def check_ahead(self, limit: int | None = None) -> None:
+        """Read up to ``limit`` bytes (default :data:`LOOKAHEAD_BYTES`; the whole file if it
+        is smaller) and check every deal in them, before the first one is used; they are
+        parsed again when iterating.  Raises the errors of the reader for the deals in that
+        part of the file."""
+        if limit is None:
+            limit = LOOKAHEAD_BYTES
+        if self._started or self._ahead is not None:
+            raise RuntimeError("check_ahead comes before iterating, once")
+        chunks, n = [], 0
+        while n < limit:
+            data = self._read(min(READ_BLOCK, limit - n))
+            if not data:
+                break
+            chunks.append(data)
+            n += len(data)
+        self._ahead = data = b"".join(chunks)
+        complete = n < limit            # the whole file is in memory
+        if not complete:                # only whole lines: the last one may be cut
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r"))
+            data = data[:cut + 1] if cut >= 0 else b""
+        lines = self._lines([data])
+        specs = _parse_lines(lines, self.name, **self.overrides)
+        try:
+            for spec in specs:
+                if self.check is not None:
+                    self.check(spec)
+        except DealFileError as e:
+            if not complete and e.message.startswith("no deal in this file"):
+                return
+            raise
+        finally:
+            specs.close()
+
+    def __iter__(self):
+        if self._started:
+            raise RuntimeError("a DealReader is read once")
+        self._started = True
+        try:
+            for spec in _parse_lines(self._lines(self._blocks()), self.name,
+                                     **self.overrides):
+                if self.check is not None:
+                    self.check(spec)
+                self.deals += 1
+                yield spec
+            self.sha256 = self._hash.hexdigest()
+        finally:
+            self.close()
+
+
+class _TextAsBytes:
+    """A text stream (``io.StringIO`` as standard input) read as UTF-8 bytes."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def read(self, n: int) -> bytes:
+        data = self.stream.read(n)
+        return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data

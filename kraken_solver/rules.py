@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .cards import is_bool, is_int
+from .cards import ascii_lower, is_bool, is_int
 from .errors import RulesError
 
 TRUMP_RULES = ("rotterdam", "amsterdam")
@@ -45,6 +45,12 @@ class Rules:
     long_runs_100: bool = False
 
     def __post_init__(self):
+        # plain str, bool and int from here on: numpy values would leak into results and
+        # into to_dict(), which must be JSON
+        for name in ("trump_rule", "undertrump"):
+            v = getattr(self, name)
+            if isinstance(v, str) and type(v) is not str:
+                object.__setattr__(self, name, str(v))
         if self.trump_rule not in TRUMP_RULES:
             raise RulesError("trump_rule must be 'rotterdam' or 'amsterdam'",
                              token=str(self.trump_rule))
@@ -55,11 +61,14 @@ class Rules:
             if not is_bool(getattr(self, name)):
                 raise RulesError(f"{name} must be true or false",
                                  token=str(getattr(self, name)))
+            object.__setattr__(self, name, bool(getattr(self, name)))
         if not is_int(self.multiplier) or self.multiplier not in MULTIPLIERS:
             raise RulesError("multiplier must be 1, 2, 4 or 8", token=str(self.multiplier))
+        object.__setattr__(self, "multiplier", int(self.multiplier))
         if not is_int(self.pit_bonus) or not 0 <= self.pit_bonus <= 10000:
             raise RulesError("pit_bonus must be a whole number of points from 0 to 10000",
                              token=str(self.pit_bonus))
+        object.__setattr__(self, "pit_bonus", int(self.pit_bonus))
 
     # ------------------------------------------------------------------ presets
     @classmethod
@@ -68,7 +77,7 @@ class Rules:
         ``klaverjas-rotterdam``, ``klaverjas-amsterdam``), with optional overrides (the
         options of :class:`Rules`).  Raises RulesError for an unknown name or option or a bad
         option value."""
-        key = str(name).strip().lower()
+        key = ascii_lower(str(name).strip())
         if key not in PRESETS:
             raise RulesError("unknown rules preset; expected one of " + ", ".join(PRESETS),
                              token=str(name))
@@ -76,13 +85,21 @@ class Rules:
         return dataclasses.replace(PRESETS[key], **overrides)
 
     @classmethod
-    def from_dict(cls, options: dict) -> "Rules":
-        """Rules from a dict of options (as in the reference cases); missing keys take defaults.
-        Raises RulesError for an unknown option."""
+    def from_dict(cls, options) -> "Rules":
+        """Rules from a dict of options (as in the reference cases, or :meth:`to_dict`);
+        missing keys take defaults, and ``None`` is no options (the defaults).  Raises
+        RulesError for something that is not a dict, an unknown option or a bad value."""
+        if options is None:
+            return cls()
+        if not isinstance(options, dict):
+            raise RulesError("expected a dict of rules options, like {'multiplier': 2}",
+                             token=repr(options))
         _check_options(options)
         return cls(**options)
 
     def to_dict(self) -> dict:
+        """The options as a dict of plain ``str``, ``bool`` and ``int`` (JSON-ready);
+        ``Rules.from_dict(r.to_dict()) == r``."""
         return dataclasses.asdict(self)
 
     @property
@@ -117,7 +134,7 @@ def _check_options(options: dict) -> None:
     """Raise RulesError naming the first key of ``options`` that is not a Rules option."""
     names = {f.name for f in fields(Rules)}
     for k in options:
-        if k not in names:
+        if not isinstance(k, str) or k not in names:
             raise RulesError("unknown rules option; expected one of " + ", ".join(sorted(names)),
                              token=str(k))
 
