@@ -29,7 +29,8 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, SUITS
-from kraken_solver.dealfile import DealSpec, parse_deal_file
+from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (card_text, csv_bool, deal_heading, format_sheet,
                                       hand_diagram, sheet_dict, sides_dict, suit_text,
@@ -281,10 +282,49 @@ def review_csv_rows(dr: DealReview, index: int) -> list[list]:
 def plot_paths(path: str, n: int) -> list[str]:
     """The PNG file of each of ``n`` deals: ``path`` itself for one deal; for several,
     ``FILE-1.png``, ``FILE-2.png``, ... (the number before the extension)."""
-    if n == 1:
-        return [path]
+    return [plot_path(path, i, n > 1) for i in range(1, n + 1)]
+
+
+def plot_path(path: str, index: int, several: bool) -> str:
+    """The PNG file of deal ``index`` (1-based): ``path`` when the run has one deal, else
+    ``FILE-INDEX.png``."""
+    if not several:
+        return path
     root, ext = os.path.splitext(path)
-    return [f"{root}-{i}{ext}" for i in range(1, n + 1)]
+    return f"{root}-{index}{ext}"
+
+
+_PLOT_NUMBER = r"-[0-9]+"
+
+
+def check_plot_paths(plot: str, files) -> None:
+    """Refuse, before any work, a --plot that cannot be written or that would replace an
+    input: ``FILE.png`` itself, or any ``FILE-N.png`` among ``files``.  Raises KrakenError."""
+    import re
+
+    from kraken_solver.outputs import OutputError, check_output
+    check_output(plot, what="--plot", inputs=files)
+    root, ext = os.path.splitext(os.path.realpath(plot))
+    pattern = re.compile(re.escape(root) + _PLOT_NUMBER + re.escape(ext))
+    for f in files:
+        if f != "-" and pattern.fullmatch(os.path.realpath(f)):
+            raise OutputError(f"--plot would write {f}, an input of this command, when the "
+                              "run has several deals: give another name", source=plot)
+
+
+def _with_count(specs):
+    """(spec, whether the run has more than one deal) for each spec, looking one ahead."""
+    it = iter(specs)
+    first = next(it, None)
+    if first is None:
+        return
+    second = next(it, None)
+    several = second is not None
+    yield first, several
+    if second is not None:
+        yield second, several
+        for spec in it:
+            yield spec, several
 
 
 def plot_title(dr: DealReview, index: int, ascii: bool) -> str:
@@ -303,7 +343,7 @@ def _png_path(ctx, param, value):
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
 @click.option("--rules", "rules_name", metavar="RULES",
               help=RULES_HELP + " For every deal: replaces [Rules]; a deal's [Double] still "
@@ -367,30 +407,36 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
         seed=0, workers=None, scheduler=None):
     """The work of ``kraken-analyse``: read and check every file and the plots' names, then
     load the kernels, then review deal by deal (``player``: with each card's player's view)."""
-    from kraken_solver.dealfile import warn_skipped_tags
+    from kraken_solver.dealfile import SkippedTags
     from kraken_solver.kernel_cache import load_kernels
-    from kraken_solver.outputs import check_outputs
     if player:
         from kraken_solver.hint import check_counts
         check_counts(samples, None, workers)
         if seed < 0:
             raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
-    specs = []
-    for f in files:
-        specs += parse_deal_file(f, trump=trump, rules=rules)
-    for spec in specs:
-        check_reviewable(spec)
-    paths = plot_paths(plot, len(specs)) if plot is not None else []
     if plot is not None:
         from kraken_solver.analyse import require_matplotlib
         try:
             require_matplotlib()
         except ImportError as e:
             raise KrakenError(f"--plot: {e}") from None
-        # every plot may be written, none over an input, no two the same: before any work
-        check_outputs({f"the plot of deal {i}": p for i, p in enumerate(paths, start=1)},
-                      inputs=files)
-    warn_skipped_tags(specs, lambda line: click.echo(f"{PROG}: warning: {line}", err=True))
+        check_plot_paths(plot, files)
+    skipped = SkippedTags()
+
+    def check(spec):
+        check_reviewable(spec)
+        skipped.add(spec)
+
+    def warn(line):
+        click.echo(f"{PROG}: warning: {line}", err=True)
+    # the files are read as streams (one deal in memory at a time); the start of each (its
+    # first MiB: all of a usual file) is checked before any work, so a typo is reported at
+    # once, before the kernels are loaded (or compiled, on the first run)
+    readers = [DealReader(f, trump=trump, rules=rules, check=check) for f in files]
+    for reader in readers:
+        reader.check_ahead()
+    skipped.report(warn)
+    specs = _with_count(spec for reader in readers for spec in reader)
     load = load_kernels()
     from kraken_solver.solver import Searcher
     searcher = Searcher()
@@ -405,18 +451,19 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
     t0 = time.perf_counter()
     nodes = 0
     plot_errors = []        # a plot that cannot be written does not stop the other deals
+    i = 0
     with contextlib.ExitStack() as stack:   # the pool of --view player, if any
         pool = None
         if player and (scheduler is not None or workers != 1):
             from kraken_solver.batch import make_pool
             pool = stack.enter_context(make_pool(workers, scheduler))
-        for i, spec in enumerate(specs, start=1):
+        for i, (spec, several) in enumerate(specs, start=1):
             dr = review_deal(spec, searcher=searcher)
             nodes += dr.nodes
             if player:
                 t_view = time.perf_counter()
                 pv = _player_view(spec, dr, samples=samples, seed=seed, pool=pool,
-                                  index=i, count=len(specs))
+                                  index=i, several=several)
                 nodes += sum(r.nodes for r in pv)
                 dr.seconds += time.perf_counter() - t_view
                 dr.nodes += sum(r.nodes for r in pv)
@@ -434,31 +481,33 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
             click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
                        f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
             if plot is not None:
+                path = plot_path(plot, i, several)
                 try:
                     if player:
                         from kraken_solver.playerview import plot_player_view
-                        plot_player_view(pv, paths[i - 1],
+                        plot_player_view(pv, path,
                                          title=plot_title(dr, i, ascii_)
                                          + ", as each player saw it", ascii=ascii_,
                                          inputs=files)
                     else:
                         from kraken_solver.analyse import plot_play
-                        plot_play(dr.reviews, paths[i - 1], title=plot_title(dr, i, ascii_),
+                        plot_play(dr.reviews, path, title=plot_title(dr, i, ascii_),
                                   ascii=ascii_, inputs=files)
                 except KrakenError as e:
                     plot_errors.append(e)
                     click.echo(f"{PROG}: error: {e}", err=True)
                 else:
-                    click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
+                    click.echo(f"{PROG}: wrote {path}", err=True)
+    skipped.report(warn)            # tags first seen beyond the look-ahead, if any
     total = time.perf_counter() - t0
-    click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
+    click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
                f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
     if plot_errors:
-        raise KrakenError(f"{len(plot_errors)} of {len(specs)} plots could not be written "
+        raise KrakenError(f"{len(plot_errors)} of {i} plots could not be written "
                           f"(the first: {plot_errors[0]})")
 
 
-def _player_view(spec, dr, *, samples, seed, pool, index, count):
+def _player_view(spec, dr, *, samples, seed, pool, index, several):
     """The player's-view review of one deal (a progress bar on a terminal, shown after a
     second)."""
     from kraken_solver.playerview import review_player_view
@@ -468,7 +517,7 @@ def _player_view(spec, dr, *, samples, seed, pool, index, count):
         from tqdm import tqdm
         bar = tqdm(total=len(dr.reviews), unit="card", file=sys.stderr, delay=1.0,
                    dynamic_ncols=True, leave=False,
-                   desc=f"deal {index}/{count}" if count > 1 else None)
+                   desc=f"deal {index}" if several else None)
     try:
         return review_player_view(
             spec.deal, spec.trump, spec.first, rules=spec.rules, played=spec.played,

@@ -26,6 +26,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.cards import SEATS, cards_of
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -178,7 +179,7 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
               show_default=True, help="The value the means and the best card use.")
 @click.option("--no-points", is_flag=True,
               help="With --objective score, leave out the mean points (half the searches).")
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
 @click.option("--rules", "rules_spec", default=None, metavar="RULES",
               help="Rules for every deal (overrides [Rules]; [Double] still applies), e.g. "

@@ -9,7 +9,8 @@ trump table and then analyses the best trump (by score, or ``--best-by points``)
 ``--json`` writes one JSON document a deal (JSON Lines), ``--csv`` one row per (deal, trump).
 Results go to stdout; timings to stderr, and on the first run a note that the kernels are being
 compiled.  Bad input gives one line ``kraken-solve: error: FILE, line L, column C: ...`` and
-exit status 1, before anything is compiled or solved; Ctrl-C ends it with
+exit status 1, before the kernels are loaded (or compiled) for a mistake in the first MiB of
+a file (all of a usual one; the files are read as streams); Ctrl-C ends it with
 ``kraken-solve: interrupted`` and exit status 130 (as the other tools), the deals solved before
 kept on stdout.
 
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
 import time
 
@@ -30,7 +30,8 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, parse_card
-from kraken_solver.dealfile import DealSpec, parse_deal_file
+from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (CSV_FIELDS, TABLE_CSV_FIELDS, Analysis,
                                       analysis_csv_rows, analysis_dict, format_analysis,
@@ -145,19 +146,19 @@ def check_table_specs(specs) -> None:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
-@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False),
+@click.option("--first", type=AsciiChoice(list(SEATS)),
               help="First player for every deal (overrides the file).")
 @click.option("--rules", "rules_name", metavar="RULES",
               help=RULES_HELP + " For every deal: replaces [Rules]; a deal's [Double] still "
                    "sets its multiplier.")
-@click.option("--objective", type=click.Choice(["score", "points"]), default="score",
+@click.option("--objective", type=AsciiChoice(["score", "points"]), default="score",
               show_default=True,
               help="The value behind the card values, the principal variation and its score "
                    "sheet (score and points are always shown; the trump analysed stays the "
                    "best by --best-by).")
-@click.option("--best-by", type=click.Choice(["score", "points"]), default="score",
+@click.option("--best-by", type=AsciiChoice(["score", "points"]), default="score",
               show_default=True,
               help="Without a trump: which value picks the best trump of the trump table, "
                    "the one analysed.")
@@ -195,28 +196,37 @@ def main(ctx, files, trump, first, rules_name, objective, best_by, full, as_json
                         objective=objective, best_by=best_by, full=full, as_json=as_json,
                         as_csv=as_csv, ascii_=ascii_)
     except KrakenError as err:
+        # a mistake later in a large file stops the run there: the deals before it are printed
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
-    except KeyboardInterrupt:
-        # the deals solved so far are printed already (every line is flushed)
-        click.echo(f"\n{PROG}: interrupted", err=True)
-        ctx.exit(130)
 
 
 def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json, as_csv,
                 ascii_):
     """The work of ``kraken-solve``: read and check every file, then load the kernels, then
     solve and print deal by deal."""
-    from kraken_solver.dealfile import warn_skipped_tags
+    from kraken_solver.dealfile import SkippedTags
     from kraken_solver.kernel_cache import load_kernels
     from kraken_solver.solver import Searcher
     from kraken_solver.tables import full_table
-    specs = []
-    for f in files:
-        specs += parse_deal_file(f, trump=trump, first=first, rules=rules)
-    if full:
-        check_table_specs(specs)
-    warn_skipped_tags(specs, lambda line: click.echo(f"{PROG}: warning: {line}", err=True))
+    skipped = SkippedTags()
+
+    def check(spec):
+        if full:
+            check_table_specs([spec])
+        skipped.add(spec)
+
+    def warn(line):
+        click.echo(f"{PROG}: warning: {line}", err=True)
+    # the files are read as streams (one deal in memory at a time); the start of each (its
+    # first MiB: all of a usual file) is checked before any work, so a typo is reported at
+    # once, before the kernels are loaded (or compiled, on the first run)
+    readers = [DealReader(f, trump=trump, first=first, rules=rules, check=check)
+               for f in files]
+    for reader in readers:
+        reader.check_ahead()
+    skipped.report(warn)
+    specs = (spec for reader in readers for spec in reader)
     load = load_kernels()          # apart from the deals' timings
     searcher = Searcher()
     writer = None
@@ -225,6 +235,7 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
         writer.writerow(TABLE_CSV_FIELDS if full else CSV_FIELDS)
     t0 = time.perf_counter()
     nodes = 0
+    i = 0
     for i, spec in enumerate(specs, start=1):
         t1, n1 = time.perf_counter(), searcher.nodes
         if full:
@@ -259,29 +270,11 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
         nodes += work
         click.echo(f"{PROG}: deal {i} ({spec.where}): {seconds:.3f} s, {work:,} nodes",
                    err=True)
+    skipped.report(warn)            # tags first seen beyond the look-ahead, if any
     total = time.perf_counter() - t0
-    click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
+    click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
                f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
 
-def run() -> None:
-    """The ``kraken-solve`` program: ``main``, then the process ends at once with main's exit
-    status once stdout and stderr are flushed (``os._exit``).  The interpreter's own shutdown
-    tears down Numba's and LLVM's loaded code and about 100,000 objects: 0.5 s of a 1.8 s
-    one-deal run here, with nothing left to write (the command writes stdout and stderr only).
-    An exit with a message, or a stream that cannot be flushed, ends the usual way."""
-    try:
-        main()
-    except SystemExit as done:
-        code = 0 if done.code is None else done.code
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            raise done from None
-        if not isinstance(code, int) or isinstance(code, bool):
-            raise
-        os._exit(code)
-
-
 if __name__ == "__main__":  # pragma: no cover
-    run()
+    from kraken_solver.cli import kraken_solve
+    kraken_solve()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANKS, SEATS, SUITS, cards_of, hand_text, is_int, popcount, parse_seat
+from .cards import (RANKS, SEATS, SUITS, ascii_upper, cards_of, hand_text, is_int, parse_seat,
+                    popcount)
 from .errors import CardParseError, DealError
 
 
@@ -21,9 +22,13 @@ class Deal:
     hands: tuple
 
     def __post_init__(self):
-        if isinstance(self.hands, str):
+        if isinstance(self.hands, (str, bytes, bytearray)):
             raise DealError("Deal takes four card masks; read PBN text with Deal.from_pbn",
-                            token=self.hands)
+                            token=repr(self.hands))
+        if isinstance(self.hands, (set, frozenset, dict)):
+            # a set has no order: the seats would come out in an arbitrary one
+            raise DealError("a deal is four hands in seat order N, E, S, W: a tuple or list of "
+                            "card masks, not a set or dict", token=repr(self.hands))
         try:
             hands = tuple(self.hands)
         except TypeError:
@@ -82,14 +87,87 @@ class Deal:
     def __str__(self) -> str:
         return self.pbn(0)
 
-    def pbn(self, start_seat: int = 0) -> str:
-        """PBN text with the hands clockwise from ``start_seat`` (0..3 = N E S W)."""
+    def pbn(self, start_seat=0) -> str:
+        """PBN text with the hands clockwise from ``start_seat`` (0..3 = N E S W, or the seat
+        letter).  Raises CardParseError for another seat."""
+        if is_int(start_seat) and 0 <= start_seat < 4:
+            start_seat = int(start_seat)
+        elif isinstance(start_seat, str):
+            start_seat = parse_seat(start_seat)
+        else:
+            raise CardParseError("expected a seat 0..3 (N E S W) or its letter",
+                                 token=repr(start_seat))
         return SEATS[start_seat] + ":" + " ".join(
             hand_text(self.hands[(start_seat + i) % 4]) for i in range(4))
 
     def rotated(self, k: int) -> "Deal":
-        """The deal with every hand moved ``k`` seats clockwise (N's hand to E for k=1)."""
+        """The deal with every hand moved ``k`` seats clockwise (N's hand to E for k=1).
+        Raises DealError unless ``k`` is a whole number."""
+        if not is_int(k):
+            raise DealError("the rotation is a whole number of seats", token=repr(k))
+        k = int(k)
         return Deal(tuple(self.hands[(s - k) % 4] for s in range(4)))
+
+
+#: rank text of one suit -> its 8-bit holding (bit = natural rank), for texts read before
+#: (the fast path of parse_pbn; a text that is not a clean holding is never stored)
+_HOLDINGS: dict = {}
+_HOLDINGS_MAX = 1 << 16
+_RANK_BIT = {c: 1 << i for i, c in enumerate(RANKS)} | \
+    {c.lower(): 1 << i for i, c in enumerate(RANKS) if c.isalpha()}
+
+
+def _holding(ranks: str) -> int | None:
+    """The 8-bit holding of a suit's rank text (``"AKT"``, ``"a10"``), or None when it is
+    not a clean holding (a bad rank, a rank twice): the slow path then names the error."""
+    bits = _HOLDINGS.get(ranks)
+    if bits is not None:
+        return bits
+    bits, i = 0, 0
+    while i < len(ranks):
+        if ranks[i:i + 2] == "10":
+            b, i = _RANK_BIT["T"], i + 2
+        else:
+            b, i = _RANK_BIT.get(ranks[i]), i + 1
+        if b is None or bits & b:
+            return None
+        bits |= b
+    if len(_HOLDINGS) < _HOLDINGS_MAX:
+        _HOLDINGS[ranks] = bits
+    return bits
+
+
+def _fast_pbn(body: str):
+    """(hands, start seat) of clean PBN text (after strip), or None: then the full parser
+    reads it and reports what is wrong.  The same hands as the full parser."""
+    if len(body) < 2 or body[1] != ":":
+        return None
+    start = SEATS.find(body[0]) if body[0] in "NESW" else "nesw".find(body[0])
+    if start < 0:
+        return None
+    words = body[2:].split()
+    if len(words) != 4:
+        return None
+    hands = [0, 0, 0, 0]
+    seen = 0
+    size = None
+    for k, word in enumerate(words):
+        suits = word.split(".")
+        if len(suits) != 4:
+            return None
+        mask = 0
+        for si, ranks in enumerate(suits):
+            bits = _holding(ranks) if ranks else 0
+            if bits is None:
+                return None
+            mask |= bits << (8 * si)
+        n = popcount(mask)
+        if mask & seen or (size is not None and n != size) or not 1 <= n <= 8:
+            return None
+        size = n
+        seen |= mask
+        hands[(start + k) % 4] = mask
+    return hands, start
 
 
 def parse_pbn(text: str) -> tuple[Deal, int]:
@@ -97,6 +175,9 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
     if not isinstance(text, str):
         raise DealError("expected PBN deal text like 'N:AKQ.J9.T8.7 ...'",
                         token=repr(text))
+    fast = _fast_pbn(text.strip())
+    if fast is not None:
+        return Deal(tuple(fast[0])), fast[1]
     s = text
     lead = len(s) - len(s.lstrip())
     body = s.strip()
@@ -139,7 +220,7 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
         for si, ranks in enumerate(suits):
             r = 0
             while r < len(ranks):
-                ch = ranks[r].upper()
+                ch = ascii_upper(ranks[r])
                 width = 1
                 if ranks[r:r + 2] == "10":
                     ch, width = "T", 2

@@ -31,11 +31,13 @@ Files written by other programs carry more of PBN's tags; they load.  A value ``
 player unless ``[First]`` says otherwise.  PBN's informational tags (:data:`KEPT_TAGS`:
 ``Event``, ``Site``, ``Date``, ``Board``, ``Annotator``, the players' names, ...) are kept in
 ``DealSpec.tags`` (a value ``#`` repeats the previous deal's, as PBN's export format writes it).
-Bridge's tags that mean nothing in Kraken (:data:`BRIDGE_TAGS`: ``Vulnerable``, ``Declarer``,
-``Contract``, ``Result``, ``Auction``, ...) and unknown tags are skipped, with the lines of
-their sections (an auction, a table); :func:`skipped_tags_warning` gives one warning a file
-for them.  A tag within a letter or two of one of :data:`TAGS` (``[Trumps]``) is taken for a
-typo and refused.  PBN's comments in braces ``{...}``, which may span lines, are skipped too.
+As in PBN, a game's tags may come before its ``[Deal]``: after an empty line, tags other than
+ours belong to the next deal.  Bridge's tags that mean nothing in Kraken (:data:`BRIDGE_TAGS`:
+``Vulnerable``, ``Declarer``, ``Contract``, ``Result``, ``Auction``, ...) and unknown tags are
+skipped, with the lines of their sections (an auction, a table); :func:`skipped_tags_warning`
+gives one warning a file for them.  A tag within a letter or two of one of :data:`TAGS`
+(``[Trumps]``) is taken for a typo and refused.  PBN's comments in braces ``{...}``, which may
+span lines, are skipped too.
 
 One-line deals: the PBN deal text, then ``key=value`` words (``trump``, ``first``, ``rules``,
 ``double``), e.g. ``N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT trump=H first=N``.
@@ -53,19 +55,22 @@ errors echo at most 40 characters of the offending text.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
-from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit
+from .cards import (SEATS, SUITS, SYMBOL_SUITS, ascii_lower, parse_rank, parse_seat,
+                    parse_suit)
 from .deal import Deal, parse_pbn
 from .errors import (CardParseError, DealError, DealFileError, IllegalCardError, KrakenError,
                      RulesError)
 from .rules import MULTIPLIERS, PRESETS, Rules, as_rules, parse_rules_spec
 
-__all__ = ["DealSpec", "parse_deal_file", "parse_deal_text", "parse_card_at", "TAGS",
-           "LINE_KEYS", "KEPT_TAGS", "BRIDGE_TAGS", "skipped_tags_warning",
-           "warn_skipped_tags", "UNKNOWN_VALUES"]
+__all__ = ["DealSpec", "DealReader", "parse_deal_file", "parse_deal_text", "parse_card_at",
+           "TAGS", "LINE_KEYS", "KEPT_TAGS", "BRIDGE_TAGS", "skipped_tags_warning",
+           "warn_skipped_tags", "SkippedTags", "UNKNOWN_VALUES"]
 
 #: the tags a deal file may use, in their usual order
 TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Declared", "Play")
@@ -168,9 +173,11 @@ def _strip_comment(line: str, in_brace: bool = False) -> tuple[str, bool]:
     of the line, and PBN's ``{...}`` comments (which may span lines; ``in_brace``: the line
     starts inside one).  Returns (the text, whether the line ends inside a brace comment);
     a brace comment becomes spaces, so the columns of the rest stay right."""
+    if not in_brace and "%" not in line and ";" not in line and "{" not in line:
+        return line, False
     out = []
     quoted = False
-    for i, ch in enumerate(line):
+    for ch in line:
         if in_brace:
             if ch == "}":
                 in_brace = False
@@ -218,7 +225,7 @@ def _parse_trump(value, source, line, col) -> int:
     v = _normalise_suit(value.strip())
     try:
         return parse_suit(v)
-    except CardParseError as e:
+    except CardParseError:
         raise _err(CardParseError, "expected a trump suit S, H, D or C", source, line, col,
                    value) from None
 
@@ -237,7 +244,7 @@ def _parse_rules(value, source, line, col) -> tuple[Rules, dict]:
         preset, options = parse_rules_spec(value)
     except RulesError as e:
         token = e.token or value
-        at = value.lower().find(token.lower()) if token else -1
+        at = ascii_lower(value).find(ascii_lower(token)) if token else -1
         raise _err(RulesError, e.message, source, line, col + max(at, 0), token) from None
     return dataclasses.replace(PRESETS[preset], **options), options
 
@@ -368,12 +375,25 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     unknown preset or multiplier) or IllegalCardError (a card that may not be played), each
     with ``source``, ``line``, ``column`` and ``token`` set.
     """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
+    # U+2028 and the like, and misnumber the lines)
+    lines = enumerate(re.split(r"\r\n|\r|\n", text), start=1)
+    return list(_parse_lines(lines, source, trump=trump, first=first, rules=rules,
+                             hidden=hidden))
+
+
+def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=False):
+    """The deals of ``lines`` ((line number, text) pairs), one at a time: the parser of
+    :func:`parse_deal_text`, for a text or a stream.  A deal is yielded when the line that
+    starts the next one (or the end) is read."""
     from .solver import as_seat, as_suit
     o_trump = as_suit(trump) if trump is not None else None
     o_first = as_seat(first) if first is not None else None
     o_rules = _as_override_rules(rules)
 
-    specs: list[DealSpec] = []
+    count = 0
     rec: _Record | None = None
     in_play = False
     in_skipped = False          # inside the section of a skipped tag (an auction, a table)
@@ -382,25 +402,18 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     pending: list = []          # tags waiting for their game's [Deal]: (name, value, line,
     #                             tag column, value column)
     blank_after_deal = False    # an empty line since the open deal's [Deal] (PBN: game over)
-    if text.startswith("\ufeff"):
-        text = text[1:]
 
-    def close():
-        nonlocal rec, previous_tags
-        if rec is not None:
-            specs.append(rec.finish(o_trump, o_first, o_rules))
-            previous_tags = {**previous_tags, **specs[-1].tags}
-        rec = None
+    def finished(rec):
+        nonlocal count, previous_tags
+        count += 1
+        spec = rec.finish(o_trump, o_first, o_rules)
+        previous_tags = {**previous_tags, **spec.tags}
+        return spec
 
-    # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
-    # U+2028 and the like, and misnumber the lines)
-    for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-        raw_line = raw
+    for lineno, raw in lines:
         if len(raw) > MAX_LINE_CHARS:
-            raise _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
-                       "a deal file's lines are short (a deal, a tag or a trick)", source,
-                       lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:])
-        was_brace = in_brace
+            raise _too_long(raw, source, lineno)
+        raw_line, was_brace = raw, in_brace
         raw, in_brace = _strip_comment(raw, in_brace)
         stripped = raw.strip()
         if not stripped:
@@ -417,14 +430,14 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
                            'hands, like [Deal "N:AKQ.J9.T8.7 ..."]', source, lineno, vcol,
                            value)
             if name == "Deal":
-                close()
+                if rec is not None:
+                    yield finished(rec)
                 rec = _Record(source, lineno, hidden)
                 _set_deal(rec, value, source, lineno, vcol)
                 rec.seen["Deal"] = lineno
                 blank_after_deal = False
                 for tag in pending:          # the game's tags written before its [Deal]
-                    in_skipped = _apply_tag(rec, *tag, previous_tags)
-                in_skipped = False
+                    _apply_tag(rec, *tag, previous_tags)
                 pending.clear()
                 continue
             # a PBN game's tags may come before its [Deal] (after an empty line, or before
@@ -441,12 +454,15 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
             in_play = name == "Play"
             continue
         if _ONE_LINE_RE.match(stripped):
-            close()
-            in_play = False
+            if rec is not None:
+                yield finished(rec)
+            in_play = in_skipped = False
             rec = _Record(source, lineno, hidden)
             rec.one_line = True
             _read_one_line(rec, raw, indent, stripped, source, lineno)
-            close()
+            spec = finished(rec)
+            rec = None
+            yield spec
             continue
         if in_skipped:
             continue             # the section of a skipped tag (an auction, a table)
@@ -466,19 +482,19 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
         raise _err(DealFileError, 'expected a tag like [Deal "N:..."], a one-line deal like '
                    "'N:AKQ.J9.T8.7 ... trump=H' or a comment (% or ;)", source, lineno, col0,
                    word)
-    close()
+    if rec is not None:
+        yield finished(rec)
     ours = [t for t in pending if t[0] in TAGS]
     if ours:
         name, _, lineno, col0, _ = ours[0]
         why = (f"[{name}] before any [Deal] tag; a deal starts with its "
-               '[Deal "N:..."] tag') if not specs else (
+               '[Deal "N:..."] tag') if not count else (
                f"[{name}] with no [Deal] after it; a one-line deal takes trump=, first=, "
                'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
         raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
-    if not specs:
+    if not count:
         raise DealFileError("no deal in this file; expected a [Deal \"N:...\"] tag or a "
                             "one-line deal like 'N:AKQ.J9.T8.7 ... trump=H'", source=source)
-    return specs
 
 
 def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> bool:
@@ -494,7 +510,7 @@ def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> 
     unknown = value.strip() in UNKNOWN_VALUES
     if name in ("Trump", "First", "Rules", "Double"):
         if not unknown:
-            _set_option(rec, name.lower(), value, source, lineno, vcol)
+            _set_option(rec, ascii_lower(name), value, source, lineno, vcol)
     elif name == "Declared":
         if not unknown:
             rec.declared = _parse_declared(value, source, lineno, vcol)
@@ -520,9 +536,8 @@ def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> 
 
 def skipped_tags_warning(specs) -> list[str]:
     """One warning line per file for the tags its deals skipped (``DealSpec.skipped``), e.g.
-    ``deals.pbn: skipped tags kraken-solver does not use: bridge's [Vulnerable] (12 deals,
-    first at line 9), [Contract] (line 14); unknown [Scorer] (line 3)``.  Empty when nothing
-    was skipped."""
+    ``deals.pbn: skipped tags that kraken-solver does not use: bridge's [Vulnerable] (12
+    deals, first at line 9); unknown [Scorer] (line 3)``.  Empty when nothing was skipped."""
     by_source: dict = {}
     for spec in specs:
         for name, line, why in spec.skipped:
@@ -545,6 +560,39 @@ def warn_skipped_tags(specs, echo) -> None:
     """Call ``echo(line)`` with each line of :func:`skipped_tags_warning`."""
     for line in skipped_tags_warning(specs):
         echo(line)
+
+
+class SkippedTags:
+    """The skipped tags of deals read as streams, for one warning a file: ``add`` each
+    DealSpec (a :class:`DealReader`'s ``check`` sees the deals of its look-ahead, then every
+    deal again; each counts once), ``report(echo)`` to say what was added since the last
+    report (normally once, after the look-ahead; again at the end only for tags first seen
+    beyond it)."""
+
+    def __init__(self):
+        self._seen = set()          # (source, deal line)
+        self._specs = []
+        self._told = set()          # (source, tag name)
+
+    def add(self, spec) -> None:
+        key = (spec.source, spec.line)
+        if spec.skipped and key not in self._seen:
+            self._seen.add(key)
+            self._specs.append(spec)
+
+    def report(self, echo) -> None:
+        new = [dataclasses.replace(s, skipped=[t for t in s.skipped
+                                               if (s.source, t[0]) not in self._told])
+               for s in self._specs]
+        for spec in new:
+            self._told.update((spec.source, t[0]) for t in spec.skipped)
+        warn_skipped_tags(new, echo)
+
+
+def _too_long(raw: str, source, lineno) -> DealFileError:
+    return _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
+                "a deal file's lines are short (a deal, a tag or a trick)", source,
+                lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:MAX_LINE_CHARS + 100])
 
 
 def _looks_like_card(word: str) -> bool:
@@ -587,10 +635,10 @@ def _read_tag(raw, stripped, indent, source, lineno):
         raise _err(DealFileError, 'expected a tag [Name "value"]', source, lineno, col0,
                    stripped)
     name = m.group(1)
-    canon = _CANON.get(name.lower())
+    canon = _CANON.get(ascii_lower(name))
     if canon is None:
         import difflib
-        near = difflib.get_close_matches(name.lower(), [t.lower() for t in TAGS], n=1,
+        near = difflib.get_close_matches(ascii_lower(name), [t.lower() for t in TAGS], n=1,
                                          cutoff=0.8)
         if near:
             raise _err(DealFileError, f"unknown tag; did you mean [{_CANON[near[0]]}]? "
@@ -646,7 +694,7 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         if not eq:
             raise _err(DealFileError, "expected key=value after the deal (keys: "
                        + ", ".join(LINE_KEYS) + ")", source, lineno, col, word)
-        lkey = key.lower()
+        lkey = ascii_lower(key)
         if lkey not in LINE_KEYS:
             raise _err(DealFileError, "unknown key; expected one of " + ", ".join(LINE_KEYS),
                        source, lineno, col, key)
@@ -663,60 +711,233 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
 
 def parse_deal_file(path, *, trump=None, first=None, rules=None, hidden: bool = False
                     ) -> list[DealSpec]:
-    """Read a deal file (UTF-8 text) -> its deals; ``path`` ``"-"`` reads standard input
-    (as bytes, decoded as UTF-8 whatever the locale; named ``<stdin>`` in errors).
+    """Read a deal file (UTF-8 text) -> the list of its deals; ``path`` ``"-"`` reads standard
+    input.  The deals of :class:`DealReader` (its overrides, ``hidden`` and errors), all at
+    once: for a large file iterate a DealReader instead, which holds one deal at a time."""
+    return list(DealReader(path, trump=trump, first=first, rules=rules, hidden=hidden))
 
-    The overrides and errors are those of :func:`parse_deal_text`.  A file that cannot be read
-    (missing, a directory), is not UTF-8 text (a byte that is not UTF-8 or a NUL byte: the
-    error gives its line and column) or is larger than :data:`MAX_FILE_BYTES` (64 MiB; a line
-    may hold at most :data:`MAX_LINE_CHARS`, 65,536 characters) raises DealFileError with
-    ``source`` set.  Both limits are far above any real deal file: they keep a wrong path
-    such as ``/dev/zero`` from filling the memory."""
-    name = os.fspath(path)
-    try:
-        if name == "-":
-            import sys
-            name = "<stdin>"
-            if sys.stdin is None:
-                raise DealFileError("cannot read the file: standard input is closed",
-                                    source=name)
-            stream = getattr(sys.stdin, "buffer", None)
-            if stream is None:          # a text stream without bytes below it (a StringIO)
-                data = sys.stdin.read(MAX_FILE_BYTES + 1)
-                data = data.encode("utf-8", "surrogateescape") \
-                    if isinstance(data, str) else data
+
+#: bytes read from a deal file at a time
+READ_BLOCK = 1 << 16
+#: what :meth:`DealReader.check_ahead` reads and checks before the first deal is used
+LOOKAHEAD_BYTES = 1 << 20
+_EOL = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
+
+
+class DealReader:
+    """The deals of a deal file, read as a stream: one :class:`DealSpec` at a time, so the
+    memory stays that of one deal (and a block of the file) however large the file is.
+
+    ``path``: a file name, or ``"-"`` for standard input (read as bytes and decoded as UTF-8
+    whatever the locale; named ``<stdin>`` in errors).  ``trump``, ``first``, ``rules``: the
+    overrides of :func:`parse_deal_text`, and its ``hidden`` (hands written ``-`` allowed, for
+    ``kraken-hint``).  ``check``: a function called with each DealSpec
+    before it is given out (it raises KrakenError for a deal the caller cannot use, e.g. one
+    with played cards).
+
+    Iterating gives the deals in file order and may be done once.  Afterwards ``deals`` is
+    their number, ``bytes_read`` the bytes read and ``sha256`` the SHA-256 (hex) of exactly
+    those bytes.  :meth:`check_ahead` reads and checks the start of the file before the first
+    deal is used, so that a mistake in a small file is reported before any work is done.
+
+    Errors (raised while iterating; each a KrakenError with ``source``, ``line``, ``column``
+    and ``token``): those of :func:`parse_deal_text` and of ``check``; DealFileError for a
+    file that cannot be read (missing, a directory), is not UTF-8 text (a byte that is not
+    UTF-8 or a NUL byte: its line and column, and its byte in the file), is larger than
+    :data:`MAX_FILE_BYTES` (64 MiB; refused before reading when the file says its size), or
+    has a line longer than :data:`MAX_LINE_CHARS` characters.  Both limits are far above any
+    real deal file: they keep a wrong path such as ``/dev/zero`` from running without end."""
+
+    def __init__(self, path, *, trump=None, first=None, rules=None, hidden: bool = False,
+                 check=None):
+        self.path = os.fspath(path)
+        self.name = "<stdin>" if self.path == "-" else self.path
+        self.overrides = {"trump": trump, "first": first, "rules": rules, "hidden": hidden}
+        self.check = check
+        self.deals = 0
+        self.bytes_read = 0
+        self.sha256 = None
+        self._hash = hashlib.sha256()
+        self._ahead = None          # bytes read and checked by check_ahead, to be parsed again
+        self._stream = None
+        self._started = False
+
+    # -- reading bytes
+    def _open(self):
+        name = self.name
+        try:
+            if self.path == "-":
+                import sys
+                if sys.stdin is None:
+                    raise DealFileError("cannot read the file: standard input is closed",
+                                        source=name)
+                stream = getattr(sys.stdin, "buffer", None)
+                if stream is None:      # a text stream without bytes below it (a StringIO)
+                    return _TextAsBytes(sys.stdin)
+                return stream
+            f = open(self.path, "rb")
+        except OSError as e:
+            raise DealFileError(f"cannot read the file: {e.strerror or e}",
+                                source=name) from None
+        try:
+            st = os.fstat(f.fileno())
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > MAX_FILE_BYTES:
+            f.close()
+            raise self._too_large()
+        return f
+
+    def _too_large(self) -> DealFileError:
+        return DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
+                             "file is at most that (split it into smaller files)",
+                             source=self.name)
+
+    def _read(self, n: int) -> bytes:
+        if self._stream is None:
+            self._stream = self._open()
+        try:
+            read = getattr(self._stream, "read1", None) or self._stream.read
+            data = read(n)
+        except OSError as e:
+            raise DealFileError(f"cannot read the file: {e.strerror or e}",
+                                source=self.name) from None
+        if data:
+            self.bytes_read += len(data)
+            if self.bytes_read > MAX_FILE_BYTES:
+                raise self._too_large()
+            self._hash.update(data)
+        return data
+
+    def close(self) -> None:
+        """Close the file (standard input stays open)."""
+        stream, self._stream = self._stream, None
+        if stream is not None and self.path != "-":
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def _lines(self, blocks):
+        """(line number, text) of every line of the bytes ``blocks`` yields, decoded and
+        checked (UTF-8, no NUL, not too long), lines ending at \\n, \\r\\n or \\r."""
+        buf = b""
+        offset = 0                  # the file's byte offset of buf[0]
+        lineno = 0
+        eof = False
+        it = iter(blocks)
+        while not eof:
+            block = next(it, b"")
+            if block:
+                buf += block
             else:
-                data = stream.read(MAX_FILE_BYTES + 1)
-        else:
-            with open(name, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise DealFileError(f"cannot read the file: {e.strerror or e}", source=name) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
-                            "file is at most that (split it into smaller files)", source=name)
-    return parse_deal_text(_decode(data, name), name, trump=trump, first=first, rules=rules,
-                           hidden=hidden)
+                eof = True
+            start = 0
+            while True:
+                m = _EOL.search(buf, start)
+                if m is None or (not eof and m.end() == len(buf) and m.group() == b"\r"):
+                    break           # no whole line left (a \r may be the first half of \r\n)
+                lineno += 1
+                yield lineno, self._decode(buf[start:m.start()], offset + start, lineno)
+                start = m.end()
+            if start:
+                buf = buf[start:]
+                offset += start
+            if len(buf) > 4 * MAX_LINE_CHARS + 4:       # surely too long: say so now
+                text = self._decode(buf, offset, lineno + 1, partial=True)
+                raise _too_long(text, self.name, lineno + 1)
+        if buf:
+            lineno += 1
+            yield lineno, self._decode(buf, offset, lineno)
 
-
-def _decode(data: bytes, name: str) -> str:
-    """The UTF-8 text of ``data``; raises DealFileError located at the first byte that is not
-    UTF-8, or at the first NUL byte (no text file holds one)."""
-    try:
-        text = data.decode("utf-8")
+    def _decode(self, data: bytes, offset: int, lineno: int, partial: bool = False) -> str:
+        skip = 3 if offset == 0 and data.startswith(_BOM) else 0
         bad = data.find(b"\x00")
-        if bad < 0:
-            return text
-        why = "a NUL byte"
-    except UnicodeDecodeError as e:
-        bad = e.start
-        why = f"byte 0x{data[bad]:02X} is not UTF-8"
-    # the line and column of the bad byte, lines ending as in parse_deal_text
-    before = data[:bad]
-    breaks = list(re.finditer(rb"\r\n|\r|\n", before))
-    line_start = breaks[-1].end() if breaks else 0
-    if not breaks and before.startswith(b"\xef\xbb\xbf"):
-        line_start = 3                  # the byte order mark is not a column
-    column = len(before[line_start:].decode("utf-8", "replace")) + 1
-    raise DealFileError(f"not a UTF-8 text file ({why}; byte {bad + 1} of the file)",
-                        source=name, line=len(breaks) + 1, column=column)
+        try:
+            text = data[skip:].decode("utf-8")
+            if bad < 0:
+                return text
+            why = "a NUL byte"
+        except UnicodeDecodeError as e:
+            if partial and e.start >= len(data) - skip - 3 and e.reason == "unexpected end of data":
+                return data[skip:e.start + skip].decode("utf-8")   # cut inside a character
+            if bad < 0 or e.start + skip < bad:
+                bad = e.start + skip
+                why = f"byte 0x{data[bad]:02X} is not UTF-8"
+            else:
+                why = "a NUL byte"
+        column = len(data[skip:bad].decode("utf-8", "replace")) + 1
+        raise DealFileError(f"not a UTF-8 text file ({why}; byte {offset + bad + 1} of the "
+                            "file)", source=self.name, line=lineno, column=column)
+
+    def _blocks(self):
+        if self._ahead is not None:
+            data, self._ahead = self._ahead, None
+            yield data
+        while True:
+            data = self._read(READ_BLOCK)
+            if not data:
+                return
+            yield data
+
+    # -- deals
+    def check_ahead(self, limit: int | None = None) -> None:
+        """Read up to ``limit`` bytes (default :data:`LOOKAHEAD_BYTES`; the whole file if it
+        is smaller) and check every deal in them, before the first one is used; they are
+        parsed again when iterating.  Raises the errors of the reader for the deals in that
+        part of the file."""
+        if limit is None:
+            limit = LOOKAHEAD_BYTES
+        if self._started or self._ahead is not None:
+            raise RuntimeError("check_ahead comes before iterating, once")
+        chunks, n = [], 0
+        while n < limit:
+            data = self._read(min(READ_BLOCK, limit - n))
+            if not data:
+                break
+            chunks.append(data)
+            n += len(data)
+        self._ahead = data = b"".join(chunks)
+        complete = n < limit            # the whole file is in memory
+        if not complete:                # only whole lines: the last one may be cut
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r"))
+            data = data[:cut + 1] if cut >= 0 else b""
+        lines = self._lines([data])
+        specs = _parse_lines(lines, self.name, **self.overrides)
+        try:
+            for spec in specs:
+                if self.check is not None:
+                    self.check(spec)
+        except DealFileError as e:
+            if not complete and e.message.startswith("no deal in this file"):
+                return
+            raise
+        finally:
+            specs.close()
+
+    def __iter__(self):
+        if self._started:
+            raise RuntimeError("a DealReader is read once")
+        self._started = True
+        try:
+            for spec in _parse_lines(self._lines(self._blocks()), self.name,
+                                     **self.overrides):
+                if self.check is not None:
+                    self.check(spec)
+                self.deals += 1
+                yield spec
+            self.sha256 = self._hash.hexdigest()
+        finally:
+            self.close()
+
+
+class _TextAsBytes:
+    """A text stream (``io.StringIO`` as standard input) read as UTF-8 bytes."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def read(self, n: int) -> bytes:
+        data = self.stream.read(n)
+        return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data

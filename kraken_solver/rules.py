@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .cards import is_bool, is_int
+from .cards import ascii_lower, is_bool, is_int
 from .errors import RulesError
 
 TRUMP_RULES = ("rotterdam", "amsterdam")
@@ -46,6 +46,12 @@ class Rules:
     long_runs_100: bool = False
 
     def __post_init__(self):
+        # plain str, bool and int from here on: numpy values would leak into results and
+        # into to_dict(), which must be JSON
+        for name in ("trump_rule", "undertrump"):
+            v = getattr(self, name)
+            if isinstance(v, str) and type(v) is not str:
+                object.__setattr__(self, name, str(v))
         if self.trump_rule not in TRUMP_RULES:
             raise RulesError("trump_rule must be 'rotterdam' or 'amsterdam'",
                              token=str(self.trump_rule))
@@ -56,11 +62,14 @@ class Rules:
             if not is_bool(getattr(self, name)):
                 raise RulesError(f"{name} must be true or false",
                                  token=str(getattr(self, name)))
+            object.__setattr__(self, name, bool(getattr(self, name)))
         if not is_int(self.multiplier) or self.multiplier not in MULTIPLIERS:
             raise RulesError("multiplier must be 1, 2, 4 or 8", token=str(self.multiplier))
+        object.__setattr__(self, "multiplier", int(self.multiplier))
         if not is_int(self.pit_bonus) or not 0 <= self.pit_bonus <= 10000:
             raise RulesError("pit_bonus must be a whole number of points from 0 to 10000",
                              token=str(self.pit_bonus))
+        object.__setattr__(self, "pit_bonus", int(self.pit_bonus))
 
     # ------------------------------------------------------------------ presets
     @classmethod
@@ -69,7 +78,7 @@ class Rules:
         ``klaverjas-rotterdam``, ``klaverjas-amsterdam``), with optional overrides (the
         options of :class:`Rules`).  Raises RulesError for an unknown name or option or a bad
         option value."""
-        key = str(name).strip().lower()
+        key = ascii_lower(str(name).strip())
         if key not in PRESETS:
             raise RulesError("unknown rules preset; expected one of " + ", ".join(PRESETS),
                              token=str(name))
@@ -77,13 +86,21 @@ class Rules:
         return dataclasses.replace(PRESETS[key], **overrides)
 
     @classmethod
-    def from_dict(cls, options: dict) -> "Rules":
-        """Rules from a dict of options (as in the reference cases); missing keys take defaults.
-        Raises RulesError for an unknown option."""
+    def from_dict(cls, options) -> "Rules":
+        """Rules from a dict of options (as in the reference cases, or :meth:`to_dict`);
+        missing keys take defaults, and ``None`` is no options (the defaults).  Raises
+        RulesError for something that is not a dict, an unknown option or a bad value."""
+        if options is None:
+            return cls()
+        if not isinstance(options, dict):
+            raise RulesError("expected a dict of rules options, like {'multiplier': 2}",
+                             token=repr(options))
         _check_options(options)
         return cls(**options)
 
     def to_dict(self) -> dict:
+        """The options as a dict of plain ``str``, ``bool`` and ``int`` (JSON-ready);
+        ``Rules.from_dict(r.to_dict()) == r``."""
         return dataclasses.asdict(self)
 
     @property
@@ -133,7 +150,7 @@ def _check_options(options: dict) -> None:
         raise RulesError("rules options are a dict of option -> value", token=repr(options))
     names = {f.name for f in fields(Rules)}
     for k in options:
-        if k not in names:
+        if not isinstance(k, str) or k not in names:
             raise RulesError("unknown rules option; expected one of " + ", ".join(sorted(names)),
                              token=str(k))
 
@@ -165,7 +182,7 @@ def _allowed() -> str:
 
 def _option_value(key: str, text: str):
     """The value of option ``key`` from its spec text.  Raises RulesError."""
-    v = text.strip().lower()
+    v = ascii_lower(text.strip())
     kind = type(getattr(Rules(), key))
     if kind is bool:
         if v in _TRUE:
@@ -188,16 +205,20 @@ def parse_rules_spec(text) -> tuple[str, dict]:
     the options the spec gives (see :meth:`Rules.from_name`).  Raises RulesError."""
     if not isinstance(text, str):
         raise RulesError("a rules spec is text like kraken+multiplier=2", token=repr(text))
+    if not text.isascii():
+        # case folding must not invent a name: the Kelvin sign lowers to 'k'
+        raise RulesError("a rules spec is written in ASCII letters, digits and + = - _",
+                         token=text)
     parts = [p.strip() for p in text.split("+")]
     if parts and "=" in parts[0]:
         parts.insert(0, "kraken")
-    preset = parts[0].lower()
+    preset = ascii_lower(parts[0])
     if preset not in PRESETS:
         raise RulesError("unknown rules preset; " + _allowed(), token=parts[0] or text)
     options: dict = {}
     for part in parts[1:]:
         key, eq, value = part.partition("=")
-        key = key.strip().lower()
+        key = ascii_lower(key.strip())
         if not eq or not key:
             raise RulesError("a rules option is written option=value; " + _allowed(),
                              token=part or text)

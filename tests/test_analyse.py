@@ -412,24 +412,9 @@ def test_cli_plot_unwritable(tmp_path):
     pytest.importorskip("matplotlib")
     # refused before any work: nothing on stdout, one line on stderr
     res = run(write(tmp_path, HAND_FILE), "--plot", tmp_path / "no" / "such" / "x.png")
-    assert res.exit_code == 1 and "Traceback" not in res.output and res.stdout == ""
-    assert "folder cannot be used" in res.stderr and res.stderr.count("\n") == 1
-    p = write(tmp_path, HAND_FILE + "\n" + HAND_FILE)
-    out = tmp_path / "two.png"
-    first, second = plot_paths(str(out), 2)
-    pathlib.Path(first).mkdir()                     # the first plot cannot be written
-    res = run(p, "--plot", out)
-    assert res.exit_code == 1 and res.stdout == "" and res.stderr.count("\n") == 1
-    assert "is a directory" in res.stderr and first in res.stderr
-
-
-def test_cli_a_plot_never_replaces_an_input(tmp_path):
-    pytest.importorskip("matplotlib")
-    p = write(tmp_path, HAND_FILE, name="deal.png")
-    before = p.read_bytes()
-    res = run(p, "--plot", p)
-    assert res.exit_code == 1 and res.stdout == ""
-    assert "is an input" in res.stderr and p.read_bytes() == before
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "--plot's folder cannot be used" in res.stderr and res.stderr.count("\n") == 1
+    assert "deal 1" not in res.stderr                # refused before any work
 
 
 @pytest.mark.parametrize("text, line, column, words", [
@@ -550,26 +535,36 @@ if __name__ == "__main__":  # rewrite the data set
     print("wrote", path)
 
 
-def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path, monkeypatch):
+def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path):
     pytest.importorskip("matplotlib")
-    import kraken_solver.outputs as outputs
     p = write(tmp_path, HAND_FILE + "\n" + HAND_FILE)
     out = tmp_path / "two.png"
     first, second = plot_paths(str(out), 2)
-    real = outputs.save_figure
-
-    def save_figure(fig, path, **kw):               # the first plot fails as it is written
-        if str(path) == first:
-            raise outputs.OutputError("cannot write the plot: Is a directory", source=first)
-        return real(fig, path, **kw)
-    monkeypatch.setattr(outputs, "save_figure", save_figure)
+    pathlib.Path(first).mkdir()                     # the first plot cannot be written
     res = run(p, "--plot", out)
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert res.stdout.count("=== Deal") == 2        # both deals' reviews still on stdout
     assert pathlib.Path(second).read_bytes()[:8] == PNG_MAGIC
-    assert "cannot write the plot" in res.stderr and f"wrote {second}" in res.stderr
+    assert f"wrote {second}" in res.stderr
     assert res.stderr.rstrip().endswith("1 of 2 plots could not be written (the first: "
-                                        f"{first}: cannot write the plot: Is a directory)")
+                                        f"{first}: the plot must be a regular file or a new "
+                                        "file name, and this is a directory: give another "
+                                        "name)")
+
+
+def test_cli_plot_never_replaces_an_input(tmp_path):
+    """kraken-analyse --plot x.png x.png replaced the deal file by the plot."""
+    pytest.importorskip("matplotlib")
+    p = write(tmp_path, HAND_FILE, name="x.png")
+    before = p.read_bytes()
+    res = run(p, "--plot", p)
+    assert res.exit_code == 1 and "is an input of this command" in res.stderr
+    # with several deals FILE-1.png ... are written: an input of that name is refused too
+    two = write(tmp_path, HAND_FILE + "\n" + HAND_FILE, name="r-2.png")
+    res = run(two, "--plot", tmp_path / "r.png")
+    assert res.exit_code == 1 and "an input of this command" in res.stderr
+    assert "deal 1" not in res.stderr
+    assert p.read_bytes() == before and two.read_text() == HAND_FILE + "\n" + HAND_FILE
 
 
 def test_cli_plot_title_from_a_file_name_with_dollars(tmp_path):

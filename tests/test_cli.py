@@ -421,7 +421,7 @@ def test_a_full_disk_is_one_clear_error(tmp_path):
 
 
 def test_the_program_ends_at_once_with_mains_output_and_status(tmp_path):
-    # kraken-solve is cli.solve.run: main, then os._exit after the flush (no interpreter
+    # kraken-solve enters through cli.run with fast_exit: main, then os._exit after the flush (no interpreter
     # shutdown); its output and exit status are main's
     import subprocess
     import sys
@@ -463,8 +463,8 @@ def test_binary_stdin_is_not_a_utf8_text_file(charset):
 def test_an_endless_file_is_refused():
     res = run("/dev/zero")
     assert res.exit_code == 1 and "Traceback" not in res.output
-    assert res.stderr == ("kraken-solve: error: /dev/zero: the file is larger than 64 MiB; a "
-                          "deal file is at most that (split it into smaller files)\n")
+    assert res.stderr == ("kraken-solve: error: /dev/zero, line 1, column 1: not a UTF-8 text "
+                          "file (a NUL byte; byte 1 of the file)\n")
 
 
 def test_ctrl_c_exits_130_like_the_other_tools(tmp_path, monkeypatch):

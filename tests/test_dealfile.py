@@ -192,7 +192,7 @@ BAD = [
     # a tag of ours with no deal after it
     ('[Trump "H"]\n', DealFileError, 1, 1, "[Trump]"),
     (f'[Deal "{FULL}"]\n\n[Event "x"]\n[Trump "H"]\n', DealFileError, 4, 1, "[Trump]"),
-    (f'[Deal "?"]\n', DealError, 1, 8, "?"),
+    ('[Deal "?"]\n', DealError, 1, 8, "?"),
     (f'[Deal "{FULL}"]\n[Dealer "X"]\n', CardParseError, 2, 10, "X"),
     (f'[Deal "{FULL}"]\n[Dealer "N"]\n[Dealer "S"]\n', DealFileError, 3, 1, "[Dealer]"),
     (f'[Deal "{FULL}"]\n[Trump "H"]\n[Trump "S"]\n', DealFileError, 3, 1, "[Trump]"),
@@ -396,8 +396,8 @@ def test_a_double_of_thousands_of_digits_is_a_clear_error():
 def test_a_file_too_large_is_refused(tmp_path, monkeypatch):
     import kraken_solver.dealfile as dealfile
     with pytest.raises(DealFileError) as e:
-        parse_deal_file("/dev/zero")                 # endless: refused after 64 MiB
-    assert e.value.source == "/dev/zero" and "larger than 64 MiB" in str(e.value)
+        parse_deal_file("/dev/zero")                 # endless, and no text: its first byte
+    assert e.value.source == "/dev/zero" and "a NUL byte; byte 1 of the file" in str(e.value)
     p = tmp_path / "big.txt"
     p.write_text(f"{SMALL} trump=S\n" * 10)
     monkeypatch.setattr(dealfile, "MAX_FILE_BYTES", 100)
@@ -462,7 +462,7 @@ def test_a_card_twice_in_one_hand():
     (f'[Deal "{SMALL}"]\n[Trump "' + "S" * 50000 + '"]\n', CardParseError),
     (f'[Deal "{SMALL}"]\n[Rules "' + "k" * 50000 + '"]\n', RulesError),
     (f"{SMALL} trump=S " + "k" * 50000 + "=1\n", DealFileError),
-    (f'[Deal "N:' + "A" * 50000 + '... K... Q... J..."]\n', DealError),
+    ('[Deal "N:' + "A" * 50000 + '... K... Q... J..."]\n', DealError),
     (f'[Deal "{SMALL}"]\n[Trump "S"]\n[Play "N"]\nS' + "7" * 50000 + "\n", CardParseError),
     ('[Deal "' + "Q" * 50000 + "\n", DealFileError),
 ], ids=["word", "trump", "rules", "key", "deal", "card", "tag"])
@@ -565,3 +565,98 @@ def test_the_club_export_dataset():
         perm = rng.permutation(32)
         assert s.deal.hands == tuple(mask_of(int(c) for c in perm[j * 8:(j + 1) * 8])
                                      for j in range(4))
+
+
+# ------------------------------------------------------------------ streaming (issue 27)
+def test_a_large_file_is_read_in_the_memory_of_one_deal(tmp_path):
+    """A 64 MiB file took 30x its size in memory and minutes before the first deal: the
+    reader holds a block and one deal, and gives the first deal before reading the rest."""
+    import tracemalloc
+    from kraken_solver.batch import generate_deals
+    from kraken_solver.dealfile import DealReader
+    # 400 deals, each with a comment of 10,000 characters: 4 MB that parse fast
+    lines = [f"{d} trump=H % {'x' * 10000}\n" for d in generate_deals(3, 0, 400)]
+    p = tmp_path / "big.txt"
+    with open(p, "w") as f:
+        f.writelines(lines)
+    size = p.stat().st_size
+    tracemalloc.start()
+    try:
+        reader = DealReader(p)
+        it = iter(reader)
+        first = next(it)
+        at_first = reader.bytes_read
+        count = 1 + sum(1 for _ in it)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(first.deal) == " ".join(lines[0].split()[:4]) and count == 400
+    assert at_first <= 2 * 65536 < size            # the first deal after one block
+    assert peak < 500_000 and size > 4_000_000     # a block and a deal, not the whole file
+    assert reader.deals == 400 and reader.bytes_read == size
+    import hashlib
+    assert reader.sha256 == hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def test_the_stream_reads_lines_and_bytes_as_the_text_reader_does(tmp_path):
+    """Lines split across blocks (\\r\\n cut in two, a character of several bytes cut in two)
+    give the same deals and the same errors, at the same line and column."""
+    import kraken_solver.dealfile as dealfile
+    from kraken_solver.dealfile import DealReader
+    text = ("% caf\u00e9 \u2665\r\n" + f"{SMALL} trump=\u2665\r" + f"[Deal \"{SMALL}\"]\n"
+            + '[Trump "S"]\r\n\r\n' + f"{SMALL} trump=C first=E\n")
+    p = tmp_path / "t.txt"
+    p.write_bytes(("\ufeff" + text).encode("utf-8"))
+    want = parse_deal_text(text, str(p))
+    for block in (1, 2, 3, 5, 7, 64):
+        dealfile.READ_BLOCK = block
+        try:
+            assert list(DealReader(p)) == want, block
+        finally:
+            dealfile.READ_BLOCK = 1 << 16
+    bad = text + "N:AX... K... Q... J...\n"
+    p.write_text(bad, encoding="utf-8")
+    with pytest.raises(DealError) as a:
+        parse_deal_text(bad, str(p))
+    with pytest.raises(DealError) as b:
+        list(DealReader(p))
+    assert str(a.value) == str(b.value)
+
+
+def test_check_ahead_reports_a_mistake_before_the_first_deal_is_used(tmp_path):
+    from kraken_solver.dealfile import DealReader
+    p = tmp_path / "t.txt"
+    p.write_text(f"{SMALL} trump=S\n" * 3 + "N:garbage trump=S\n")
+    reader = DealReader(p)
+    with pytest.raises(DealError) as e:
+        reader.check_ahead()
+    assert e.value.line == 4
+    ok = tmp_path / "ok.txt"
+    ok.write_text(f"{SMALL} trump=S\n" * 3)
+    reader = DealReader(ok)
+    reader.check_ahead()
+    assert len(list(reader)) == 3               # read again after the check: every deal
+
+
+def test_an_endless_stream_is_stopped_at_the_limit(monkeypatch):
+    """A stream has no size to refuse up front: the reader stops at MAX_FILE_BYTES."""
+    import io
+    import sys
+    import kraken_solver.dealfile as dealfile
+    from kraken_solver.dealfile import DealReader
+
+    class Endless(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            line = f"{SMALL} trump=S\n".encode()
+            n = len(b) // len(line) * len(line) or len(b)
+            b[:n] = (line * (n // len(line) + 1))[:n]
+            return n
+
+    monkeypatch.setattr(dealfile, "MAX_FILE_BYTES", 10_000)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
+    with pytest.raises(DealFileError, match="larger than"):
+        for _ in DealReader("-"):
+            pass

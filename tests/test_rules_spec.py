@@ -61,6 +61,8 @@ def test_spec_examples():
     ("bridge", "bridge", ["unknown rules preset", "kraken, kraken-amsterdam",
                           "multiplier", "long_runs_100"]),
     ("", "", ["unknown rules preset"]),
+    ("\u212araken", "\u212araken", ["ASCII"]),            # the Kelvin sign lowers to 'k'
+    ("kraken+multiplier=\u0662", "kraken+multiplier=\u0662", ["ASCII"]),
     ("kraken+multiplier=3", "multiplier=3", ["multiplier takes 1, 2, 4 or 8"]),
     ("kraken+pit_bonus=-5", "pit_bonus=-5", ["pit_bonus takes a whole number"]),
     ("kraken+pit_bonus=10001", "pit_bonus=10001", ["0 to 10000"]),
