@@ -230,3 +230,37 @@ def __getattr__(name):
         from . import params
         return getattr(params, name)
     raise AttributeError(name)
+
+
+#: the help of every command's ``--rules`` option
+RULES_HELP = ("Rules: a preset (kraken, kraken-amsterdam, klaverjas-rotterdam, "
+              "klaverjas-amsterdam), optionally followed by +option=value parts, e.g. "
+              "kraken+multiplier=2 or klaverjas-rotterdam+trick_roem=false (options: "
+              "trump_rule, undertrump, trick_roem, hand_roem, double_spades, multiplier, "
+              "pit_bonus, long_runs_100); every rules name the tools print reads back.")
+
+
+def rules_option(text):
+    """The Rules of a ``--rules`` option's text (a rules spec, ``kraken+multiplier=2``;
+    ``None`` stays ``None``).  Raises KrakenError (a RulesError) whose message starts with
+    ``--rules:`` and lists what is allowed, for the command's one-line error."""
+    if text is None:
+        return None
+    from kraken_solver.errors import KrakenError
+    from kraken_solver.rules import as_rules
+    try:
+        return as_rules(text)
+    except KrakenError as err:
+        raise err.located(source="--rules") from None
+
+
+def first_run_notice(prog: str):
+    """A context manager: inside it, the first time Numba starts compiling (a cache miss:
+    the first run), print ``PROG: first run: compiling the search kernels, about a minute
+    ...`` on stderr, once (:func:`kraken_solver.kernel_cache.compile_notice`).  A command
+    wraps its whole run in it (reading the input, which may compile the legality kernels,
+    loading the kernels, solving), so the notice comes once, when the first compile starts."""
+    import click
+
+    from kraken_solver.kernel_cache import FIRST_RUN_MESSAGE, compile_notice
+    return compile_notice(lambda: click.echo(f"{prog}: {FIRST_RUN_MESSAGE}", err=True))

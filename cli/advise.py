@@ -12,13 +12,13 @@ import sys
 
 import click
 
-from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
+                               symbols_ok as _symbols_ok)
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-advise"
 
@@ -36,8 +36,8 @@ PROG = "kraken-advise"
               help="Random layouts of the unseen cards to solve.")
 @click.option("--seed", type=AsciiInt(0), default=1, show_default=True,
               help="SeedSequence seed of the samples.")
-@click.option("--rules", "rules_name", type=AsciiChoice(list(PRESETS)),
-              default="kraken", show_default=True, help="Rules preset.")
+@click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
+              help=RULES_HELP)
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
               help="Cards known to be in a seat's hand, e.g. E:HA,HK (repeatable).")
 @click.option("--workers", type=AsciiInt(1), default=None,
@@ -73,10 +73,12 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
             bar = tqdm(total=samples, unit="sample", file=sys.stderr, dynamic_ncols=True)
-        a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
-                   rules=rules_name, known=known, workers=workers, scheduler=scheduler,
-                   progress=bar,
-                   log=None if quiet else lambda line: click.echo(f"{PROG}: {line}", err=True))
+        with first_run_notice(PROG):    # the local pool loads the kernels in this process
+            a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
+                       rules=rules_option(rules_name), known=known, workers=workers,
+                       scheduler=scheduler, progress=bar,
+                       log=None if quiet else lambda line: click.echo(f"{PROG}: {line}",
+                                                                      err=True))
     except KrakenError as err:
         if bar is not None:
             bar.close()

@@ -19,10 +19,9 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
-from kraken_solver.cli import guard_output
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-batch"
 
@@ -72,8 +71,8 @@ def _raise_interrupt(signum, frame):
               help="SeedSequence seed of the generated deals.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="The output file (also OUT.meta.json and, while running, OUT.parts/).")
-@click.option("--rules", "rules_name", type=AsciiChoice(list(PRESETS)),
-              default=None, help="Rules preset (default kraken; with --input: the file's).")
+@click.option("--rules", "rules_name", default=None, metavar="RULES",
+              help=RULES_HELP + " Default kraken; with --input: each deal's own.")
 @click.option("--first", type=AsciiChoice(list(SEATS)), default=None,
               help="First player (default N; with --input: the file's).")
 @click.option("--objective", default="score", show_default=True,
@@ -141,7 +140,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         check_batch_outputs(out, [input_path] if input_path else [])
         check_workers(workers)
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
-                             rules=rules_name, objectives=objectives, chunk_size=chunk_size,
+                             rules=rules_option(rules_name), objectives=objectives, chunk_size=chunk_size,
                              fmt=fmt)
     except KrakenError as err:
         _fail(ctx, err)
@@ -153,8 +152,9 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
 
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
-                        progress=progress, command=_command_line(ctx), log=log)
+        with first_run_notice(PROG):    # the local pool loads the kernels in this process
+            res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
+                            progress=progress, command=_command_line(ctx), log=log)
     except KrakenError as err:
         _fail(ctx, err)
     except KeyboardInterrupt:

@@ -15,20 +15,18 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.bench import check_against, format_report, load_report, run_suite
-from kraken_solver.cli import guard_output
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
 from kraken_solver.outputs import check_outputs, write_text
-from kraken_solver.rules import as_rules
 
 
 @click.command(name="kraken-bench", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--suite", default="random-100-seed1", show_default=True,
               help="random-N-seedS (N seeded full deals), or a deal file NAME.txt such as "
                    "benchmarks/suites/hard-25.txt.")
-@click.option("--rules", "rules_name", default="kraken", show_default=True,
-              help="Rules preset: kraken, kraken-amsterdam, klaverjas-rotterdam, "
-                   "klaverjas-amsterdam.")
+@click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
+              help=RULES_HELP)
 @click.option("--no-roem", is_flag=True, help="Turn trick roem and hand roem off.")
 @click.option("--objective", type=AsciiChoice(["score", "points"]), default="score",
               show_default=True)
@@ -82,11 +80,12 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
                                   "replace the values it is checked against", token=json_path)
             expected = load_report(check_path)
         check_outputs({"--json": json_path}, inputs=inputs)
-        rules = as_rules(rules_name)
+        rules = rules_option(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
-        report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
-                           repeat=repeat, progress=progress)
+        with first_run_notice("kraken-bench"):
+            report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
+                               repeat=repeat, progress=progress)
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)
@@ -129,7 +128,7 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
         inputs = [suite] if suite.endswith((".txt", ".jsonl")) else []
         if json_path:
             check_output(json_path, what="the report", inputs=inputs)
-        rules = as_rules(rules_name)
+        rules = rules_option(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
         if samples is None:

@@ -24,12 +24,18 @@ _EXPORTS = {
     "TrickRecord": "solver", "TrumpChoice": "solver", "hand_roem": "solver",
     "legal_cards": "solver", "solve": "solver", "trump_table": "solver",
     "CardReview": "analyse", "analyse_play": "analyse", "summarise_play": "analyse",
+    "Meld": "roem", "declared_melds": "roem",
+    "ScoreSheet": "sheet", "TeamTally": "sheet", "score_sheet": "sheet",
+    "FullTable": "tables", "TableCell": "tables", "full_table": "tables",
+    "trump_cells": "tables",
 }
 
 __all__ = [
     "Deal", "Rules", "PRESETS", "Position", "Searcher", "SolveResult", "TrumpChoice",
     "solve", "legal_cards", "hand_roem", "trump_table", "card_str", "parse_card",
     "TrickRecord", "CardReview", "analyse_play", "summarise_play",
+    "Meld", "declared_melds", "ScoreSheet", "TeamTally", "score_sheet",
+    "FullTable", "TableCell", "full_table", "trump_cells",
     "KrakenError", "CardParseError", "DealError", "DealFileError", "IllegalCardError",
     "RulesError", "__version__",
 ]

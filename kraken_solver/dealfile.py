@@ -9,7 +9,7 @@ the next deal, belong to it::
     [Deal "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"]
     [Trump "H"]             % S, H, D or C; without it the first player's trump table is shown
     [First "N"]             % the first player (leads trick 1); default: the seat before the ':'
-    [Rules "kraken"]        % kraken, kraken-amsterdam, klaverjas-rotterdam, klaverjas-amsterdam
+    [Rules "kraken"]        % a preset, optionally +option=value parts: kraken+pit_bonus=50
     [Double "2"]            % the multiplier 1, 2, 4 or 8 (rule 20)
     [Declared "20 0"]       % the hand roem declared (rule 17): playing team, defenders
     [Play "N"]              % the cards played so far, in play order, from the first lead
@@ -24,6 +24,20 @@ For ``kraken-hint`` (``hidden=True``) a hand may be written ``-`` (hidden, as in
 :class:`~kraken_solver.layouts.PartialDeal` and its played cards are checked by the hint
 (which knows what the hidden hands may hold), not here.  ``[Declared]`` gives the hand roem
 declared before play, in points, the playing team's first.
+
+Files written by other programs carry more of PBN's tags; they load.  A value ``?`` (PBN's
+"unknown") or an empty value is as if the tag were missing (``[Trump "?"]``: no trump given).
+``[Dealer "N"]`` makes the seat left of the dealer (the next clockwise, rule 3) the first
+player unless ``[First]`` says otherwise.  PBN's informational tags (:data:`KEPT_TAGS`:
+``Event``, ``Site``, ``Date``, ``Board``, ``Annotator``, the players' names, ...) are kept in
+``DealSpec.tags`` (a value ``#`` repeats the previous deal's, as PBN's export format writes it).
+As in PBN, a game's tags may come before its ``[Deal]``: after an empty line, tags other than
+ours belong to the next deal.  Bridge's tags that mean nothing in Kraken (:data:`BRIDGE_TAGS`:
+``Vulnerable``, ``Declarer``, ``Contract``, ``Result``, ``Auction``, ...) and unknown tags are
+skipped, with the lines of their sections (an auction, a table); :func:`skipped_tags_warning`
+gives one warning a file for them.  A tag within a letter or two of one of :data:`TAGS`
+(``[Trumps]``) is taken for a typo and refused.  PBN's comments in braces ``{...}``, which may
+span lines, are skipped too.
 
 One-line deals: the PBN deal text, then ``key=value`` words (``trump``, ``first``, ``rules``,
 ``double``), e.g. ``N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT trump=H first=N``.
@@ -50,17 +64,35 @@ from dataclasses import dataclass, field
 from .cards import (SEATS, SUITS, SYMBOL_SUITS, ascii_lower, parse_rank, parse_seat,
                     parse_suit)
 from .deal import Deal, parse_pbn
-from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
-from .rules import MULTIPLIERS, Rules, as_rules
+from .errors import (CardParseError, DealError, DealFileError, IllegalCardError, KrakenError,
+                     RulesError)
+from .rules import MULTIPLIERS, PRESETS, Rules, as_rules, parse_rules_spec
 
 __all__ = ["DealSpec", "DealReader", "parse_deal_file", "parse_deal_text", "parse_card_at",
-           "TAGS", "LINE_KEYS"]
+           "TAGS", "LINE_KEYS", "KEPT_TAGS", "BRIDGE_TAGS", "skipped_tags_warning",
+           "warn_skipped_tags", "SkippedTags", "UNKNOWN_VALUES"]
 
 #: the tags a deal file may use, in their usual order
 TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Declared", "Play")
 #: the keys of the one-line form
 LINE_KEYS = ("trump", "first", "rules", "double")
+#: PBN's informational tags: kept in ``DealSpec.tags`` (Dealer also sets the first player)
+KEPT_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
+             "Annotator", "AnnotatorNA", "Round", "Room", "Table", "Section", "Stage",
+             "Competition", "Description", "EventDate", "EventSponsor", "Generator",
+             "Application", "DealId", "Time", "UTCDate", "UTCTime", "WestNA", "NorthNA",
+             "EastNA", "SouthNA", "HomeTeam", "VisitTeam", "Mode")
+#: bridge's tags with no meaning in Kraken: skipped (with a warning when they hold a value)
+BRIDGE_TAGS = ("Vulnerable", "Declarer", "Contract", "Result", "Scoring", "Auction", "Score",
+               "ScoreIMP", "ScoreMP", "ScorePercentage", "ScoreRubber", "ScoreRubberHistory",
+               "BidSystemEW", "BidSystemNS", "FrenchMP", "Termination", "TimeCall",
+               "TimeCard", "TimeControl", "Hidden")
+#: tag values that mean "unknown" (PBN's ``?``; an empty value)
+UNKNOWN_VALUES = ("?", "")
 
+_KEPT = frozenset(KEPT_TAGS)
+_BRIDGE = frozenset(BRIDGE_TAGS)
+_CANON = {t.lower(): t for t in TAGS + KEPT_TAGS + BRIDGE_TAGS}
 _TAG_RE = re.compile(r'\[\s*([A-Za-z]+)\s*"([^"]*)"\s*\]')
 _ONE_LINE_RE = re.compile(r"[NESWnesw]:")
 _PLAY_END = "*"  # PBN's end-of-play marker; accepted and ignored
@@ -85,9 +117,13 @@ class DealSpec:
     - ``source``: the file name (or ``None``); ``line``: the line of the deal's ``[Deal]`` tag
       or one-line deal.
     - ``first_given``: whether ``first`` came from a tag, key or override rather than the
-      seat named in the deal text.
+      seat named in the deal text (or the seat left of ``[Dealer]``).
     - ``declared``: the ``[Declared]`` hand roem (playing team, defenders; points), or None.
       With ``hidden=True`` ``deal`` may be a :class:`~kraken_solver.layouts.PartialDeal`.
+    - ``tags``: PBN's informational tags of the deal (name -> value, in file order; see
+      :data:`KEPT_TAGS`), e.g. ``{"Event": "Club night", "Board": "3"}``.
+    - ``skipped``: the tags skipped, as ``(name, line, why)``; ``why`` is ``"bridge"``
+      (:data:`BRIDGE_TAGS`) or ``"unknown"``.
     """
 
     deal: Deal
@@ -100,6 +136,8 @@ class DealSpec:
     line: int | None = None
     first_given: bool = False
     declared: tuple | None = None
+    tags: dict = field(default_factory=dict)
+    skipped: list = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -130,18 +168,33 @@ def _words(text: str):
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
 
 
-def _strip_comment(line: str) -> str:
-    """``line`` without its comment: from a ``%`` or ``;`` outside double quotes to the end
-    of the line."""
-    if "%" not in line and ";" not in line:
-        return line
+def _strip_comment(line: str, in_brace: bool = False) -> tuple[str, bool]:
+    """``line`` without its comments: from a ``%`` or ``;`` outside double quotes to the end
+    of the line, and PBN's ``{...}`` comments (which may span lines; ``in_brace``: the line
+    starts inside one).  Returns (the text, whether the line ends inside a brace comment);
+    a brace comment becomes spaces, so the columns of the rest stay right."""
+    if not in_brace and "%" not in line and ";" not in line and "{" not in line:
+        return line, False
+    out = []
     quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"':
+    for ch in line:
+        if in_brace:
+            if ch == "}":
+                in_brace = False
+            out.append(" ")
+        elif ch == '"':
             quoted = not quoted
-        elif ch in "%;" and not quoted:
-            return line[:i]
-    return line
+            out.append(ch)
+        elif quoted:
+            out.append(ch)
+        elif ch in "%;":
+            break
+        elif ch == "{":
+            in_brace = True
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out), in_brace
 
 
 def _normalise_suit(text: str) -> str:
@@ -185,11 +238,15 @@ def _parse_seat(value, what, source, line, col) -> int:
                    value) from None
 
 
-def _parse_rules(value, source, line, col) -> Rules:
+def _parse_rules(value, source, line, col) -> tuple[Rules, dict]:
+    """A rules spec (``kraken``, ``kraken+multiplier=2``) -> (Rules, the options it gives)."""
     try:
-        return Rules.preset(value)
+        preset, options = parse_rules_spec(value)
     except RulesError as e:
-        raise _err(RulesError, e.message, source, line, col, value) from None
+        token = e.token or value
+        at = ascii_lower(value).find(ascii_lower(token)) if token else -1
+        raise _err(RulesError, e.message, source, line, col + max(at, 0), token) from None
+    return dataclasses.replace(PRESETS[preset], **options), options
 
 
 def _set_option(rec, key, value, source, line, col) -> None:
@@ -199,9 +256,10 @@ def _set_option(rec, key, value, source, line, col) -> None:
     elif key == "first":
         rec.first = _parse_seat(value, "a first player", source, line, col)
     elif key == "rules":
-        rec.rules = _parse_rules(value, source, line, col)
+        rec.rules, rec.rules_options = _parse_rules(value, source, line, col)
     else:
         rec.double = _parse_double(value, source, line, col)
+        rec.double_at = (line, col, value)
 
 
 def _parse_double(value, source, line, col) -> int:
@@ -228,10 +286,15 @@ class _Record:
         self.first = None
         self.rules = None
         self.double = None
+        self.double_at = None        # (line, column, text) of the [Double] value
+        self.rules_options = {}      # the options the [Rules] spec gives explicitly
         self.play_seat = None        # (seat, line, tag column, value column, value text)
         self.played = []             # (card, line, col, text)
         self.seen = {}               # tag name -> line
         self.one_line = False
+        self.dealer = None           # the seat of a [Dealer] tag
+        self.tags = {}               # PBN's informational tags, name -> value
+        self.skipped = []            # (tag name, line, why) of the tags skipped
 
     def finish(self, trump=None, first=None, rules=None) -> DealSpec:
         """Apply the overrides, check the [Play] seat and replay the played cards."""
@@ -247,14 +310,22 @@ class _Record:
         first_given = self.first is not None or first is not None
         if first is not None:
             self.first = first
+        if self.first is None and self.dealer is not None:
+            self.first = (self.dealer + 1) % 4      # left of the dealer (rule 3)
         if self.first is None:
             self.first = self.deal_seat
         base = rules if rules is not None else (self.rules or Rules())
+        if (self.double is not None and rules is None
+                and self.rules_options.get("multiplier", self.double) != self.double):
+            dline, dcol, dtext = self.double_at
+            raise _err(RulesError, f"the multiplier is {self.double} here but the deal's rules "
+                       f"say multiplier={self.rules_options['multiplier']}; give it once",
+                       src, dline, dcol, dtext)
         if self.double is not None:
             base = dataclasses.replace(base, multiplier=self.double)
         if self.play_seat is not None:
             seat, pline, tcol, pcol, ptext = self.play_seat
-            if seat != self.first:
+            if seat is not None and seat != self.first:
                 raise _err(DealFileError, f"[Play] must name the first player, "
                            f"{SEATS[self.first]}, who leads the first trick{note}", src, pline,
                            pcol, ptext)
@@ -279,7 +350,8 @@ class _Record:
                 played_at.append((cline, ccol))
         return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,
                         played=played, played_at=played_at, source=src, line=self.line,
-                        first_given=first_given, declared=self.declared)
+                        first_given=first_given, declared=self.declared, tags=dict(self.tags),
+                        skipped=list(self.skipped))
 
 
 def _as_override_rules(rules) -> Rules | None:
@@ -324,60 +396,76 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=Fa
     count = 0
     rec: _Record | None = None
     in_play = False
+    in_skipped = False          # inside the section of a skipped tag (an auction, a table)
+    in_brace = False            # inside a {...} comment
+    previous_tags: dict = {}    # the last deal's kept tags, for PBN's "#"
+    pending: list = []          # tags waiting for their game's [Deal]: (name, value, line,
+    #                             tag column, value column)
+    blank_after_deal = False    # an empty line since the open deal's [Deal] (PBN: game over)
+
+    def finished(rec):
+        nonlocal count, previous_tags
+        count += 1
+        spec = rec.finish(o_trump, o_first, o_rules)
+        previous_tags = {**previous_tags, **spec.tags}
+        return spec
 
     for lineno, raw in lines:
         if len(raw) > MAX_LINE_CHARS:
             raise _too_long(raw, source, lineno)
-        raw = _strip_comment(raw)
+        raw_line, was_brace = raw, in_brace
+        raw, in_brace = _strip_comment(raw, in_brace)
         stripped = raw.strip()
         if not stripped:
+            if not raw_line.strip() and not was_brace:
+                blank_after_deal = rec is not None      # PBN: an empty line ends a game
             continue
         indent = len(raw) - len(raw.lstrip())
         col0 = indent + 1                      # column of the first non-blank character
         if stripped.startswith("["):
-            in_play = False
+            in_play = in_skipped = False
             name, value, vcol = _read_tag(raw, stripped, indent, source, lineno)
+            if name == "Deal" and value.strip() in UNKNOWN_VALUES:
+                raise _err(DealError, "the deal is unknown ('?'): kraken-solver needs all four "
+                           'hands, like [Deal "N:AKQ.J9.T8.7 ..."]', source, lineno, vcol,
+                           value)
             if name == "Deal":
                 if rec is not None:
-                    count += 1
-                    yield rec.finish(o_trump, o_first, o_rules)
+                    yield finished(rec)
                 rec = _Record(source, lineno, hidden)
                 _set_deal(rec, value, source, lineno, vcol)
                 rec.seen["Deal"] = lineno
+                blank_after_deal = False
+                for tag in pending:          # the game's tags written before its [Deal]
+                    _apply_tag(rec, *tag, previous_tags)
+                pending.clear()
                 continue
-            if rec is None:
-                why = (f"[{name}] before any [Deal] tag; a deal starts with its "
-                       '[Deal "N:..."] tag') if not count else (
-                       f"[{name}] after a one-line deal; a one-line deal takes trump=, first=, "
-                       'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
-                raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
-            if name in rec.seen:
-                raise _err(DealFileError, f"duplicate [{name}] tag for the deal of line "
-                           f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
-                           col0, f"[{name}]")
-            rec.seen[name] = lineno
-            if name in ("Trump", "First", "Rules", "Double"):
-                _set_option(rec, ascii_lower(name), value, source, lineno, vcol)
-            elif name == "Declared":
-                rec.declared = _parse_declared(value, source, lineno, vcol)
-            elif name == "Play":
-                seat = _parse_seat(value, "the seat that leads the play,", source, lineno, vcol)
-                rec.play_seat = (seat, lineno, col0, vcol, value)
-                in_play = True
+            # a PBN game's tags may come before its [Deal] (after an empty line, or before
+            # any deal): they wait for it
+            if rec is None or pending or (blank_after_deal and name not in TAGS):
+                if name == "Play":
+                    raise _err(DealFileError, '[Play] before the deal\'s [Deal "N:..."] tag; '
+                               "the played cards follow the deal", source, lineno, col0,
+                               "[Play]")
+                pending.append((name, value, lineno, col0, vcol))
+                in_skipped = name not in TAGS and name not in _KEPT
+                continue
+            in_skipped = _apply_tag(rec, name, value, lineno, col0, vcol, previous_tags)
+            in_play = name == "Play"
             continue
         if _ONE_LINE_RE.match(stripped):
             if rec is not None:
-                count += 1
-                yield rec.finish(o_trump, o_first, o_rules)
-            in_play = False
+                yield finished(rec)
+            in_play = in_skipped = False
             rec = _Record(source, lineno, hidden)
             rec.one_line = True
             _read_one_line(rec, raw, indent, stripped, source, lineno)
-            spec = rec.finish(o_trump, o_first, o_rules)
+            spec = finished(rec)
             rec = None
-            count += 1
             yield spec
             continue
+        if in_skipped:
+            continue             # the section of a skipped tag (an auction, a table)
         if in_play:
             for off, word in _words(raw):
                 if word == _PLAY_END:
@@ -395,11 +483,110 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=Fa
                    "'N:AKQ.J9.T8.7 ... trump=H' or a comment (% or ;)", source, lineno, col0,
                    word)
     if rec is not None:
-        count += 1
-        yield rec.finish(o_trump, o_first, o_rules)
+        yield finished(rec)
+    ours = [t for t in pending if t[0] in TAGS]
+    if ours:
+        name, _, lineno, col0, _ = ours[0]
+        why = (f"[{name}] before any [Deal] tag; a deal starts with its "
+               '[Deal "N:..."] tag') if not count else (
+               f"[{name}] with no [Deal] after it; a one-line deal takes trump=, first=, "
+               'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
+        raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
     if not count:
         raise DealFileError("no deal in this file; expected a [Deal \"N:...\"] tag or a "
                             "one-line deal like 'N:AKQ.J9.T8.7 ... trump=H'", source=source)
+
+
+def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> bool:
+    """Set what tag ``name`` says on ``rec`` (the deal it belongs to); return whether the
+    lines after it are a skipped tag's section (an auction, a table)."""
+    source = rec.source
+    if name in TAGS or name == "Dealer":
+        if name in rec.seen:
+            raise _err(DealFileError, f"duplicate [{name}] tag for the deal of line "
+                       f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
+                       col0, f"[{name}]")
+        rec.seen[name] = lineno
+    unknown = value.strip() in UNKNOWN_VALUES
+    if name in ("Trump", "First", "Rules", "Double"):
+        if not unknown:
+            _set_option(rec, ascii_lower(name), value, source, lineno, vcol)
+    elif name == "Declared":
+        if not unknown:
+            rec.declared = _parse_declared(value, source, lineno, vcol)
+    elif name == "Play":
+        # [Play "?"]: who leads is not written; the first player does
+        seat = None if unknown else _parse_seat(value, "the seat that leads the play,",
+                                                source, lineno, vcol)
+        rec.play_seat = (seat, lineno, col0, vcol, value)
+    elif name in _KEPT:
+        if value.strip() == "#" and name in previous_tags:
+            value = previous_tags[name]       # PBN's export format: as the previous game
+        if not unknown:
+            if name == "Dealer":
+                rec.dealer = _parse_seat(value, "a dealer", source, lineno, vcol)
+            rec.tags.setdefault(name, value)
+    else:
+        why = "bridge" if name in _BRIDGE else "unknown"
+        if not unknown or why == "unknown":
+            rec.skipped.append((name, lineno, why))
+        return True
+    return False
+
+
+def skipped_tags_warning(specs) -> list[str]:
+    """One warning line per file for the tags its deals skipped (``DealSpec.skipped``), e.g.
+    ``deals.pbn: skipped tags that kraken-solver does not use: bridge's [Vulnerable] (12
+    deals, first at line 9); unknown [Scorer] (line 3)``.  Empty when nothing was skipped."""
+    by_source: dict = {}
+    for spec in specs:
+        for name, line, why in spec.skipped:
+            entry = by_source.setdefault(spec.source, {}).setdefault((why, name), [0, line])
+            entry[0] += 1
+    out = []
+    for source, tags in by_source.items():
+        parts = []
+        for kind, label in (("bridge", "bridge's"), ("unknown", "unknown")):
+            named = [f"[{name}] ({f'{n} deals, first at line {line}' if n > 1 else f'line {line}'})"
+                     for (why, name), (n, line) in tags.items() if why == kind]
+            if named:
+                parts.append(f"{label} " + ", ".join(named))
+        where = f"{source}: " if source is not None else ""
+        out.append(f"{where}skipped tags that kraken-solver does not use: " + "; ".join(parts))
+    return out
+
+
+def warn_skipped_tags(specs, echo) -> None:
+    """Call ``echo(line)`` with each line of :func:`skipped_tags_warning`."""
+    for line in skipped_tags_warning(specs):
+        echo(line)
+
+
+class SkippedTags:
+    """The skipped tags of deals read as streams, for one warning a file: ``add`` each
+    DealSpec (a :class:`DealReader`'s ``check`` sees the deals of its look-ahead, then every
+    deal again; each counts once), ``report(echo)`` to say what was added since the last
+    report (normally once, after the look-ahead; again at the end only for tags first seen
+    beyond it)."""
+
+    def __init__(self):
+        self._seen = set()          # (source, deal line)
+        self._specs = []
+        self._told = set()          # (source, tag name)
+
+    def add(self, spec) -> None:
+        key = (spec.source, spec.line)
+        if spec.skipped and key not in self._seen:
+            self._seen.add(key)
+            self._specs.append(spec)
+
+    def report(self, echo) -> None:
+        new = [dataclasses.replace(s, skipped=[t for t in s.skipped
+                                               if (s.source, t[0]) not in self._told])
+               for s in self._specs]
+        for spec in new:
+            self._told.update((spec.source, t[0]) for t in spec.skipped)
+        warn_skipped_tags(new, echo)
 
 
 def _too_long(raw: str, source, lineno) -> DealFileError:
@@ -448,10 +635,16 @@ def _read_tag(raw, stripped, indent, source, lineno):
         raise _err(DealFileError, 'expected a tag [Name "value"]', source, lineno, col0,
                    stripped)
     name = m.group(1)
-    canon = {t.lower(): t for t in TAGS}.get(ascii_lower(name))
+    canon = _CANON.get(ascii_lower(name))
     if canon is None:
-        raise _err(DealFileError, "unknown tag; expected one of " + ", ".join(TAGS), source,
-                   lineno, col0 + m.start(1), name)
+        import difflib
+        near = difflib.get_close_matches(ascii_lower(name), [t.lower() for t in TAGS], n=1,
+                                         cutoff=0.8)
+        if near:
+            raise _err(DealFileError, f"unknown tag; did you mean [{_CANON[near[0]]}]? "
+                       "(kraken-solver reads " + ", ".join(TAGS) + ")", source, lineno,
+                       col0 + m.start(1), name)
+        canon = name        # unknown: skipped (with its section) and named in a warning
     return canon, m.group(2), col0 + m.start(2)
 
 
@@ -512,7 +705,8 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         vcol = col + len(key) + 1
         if not value:
             raise _err(DealFileError, f"missing value after {key}=", source, lineno, vcol, word)
-        _set_option(rec, lkey, value, source, lineno, vcol)
+        if value != "?":                 # "?": unknown, as if the key were missing
+            _set_option(rec, lkey, value, source, lineno, vcol)
 
 
 def parse_deal_file(path, *, trump=None, first=None, rules=None, hidden: bool = False

@@ -353,7 +353,7 @@ def test_cli_csv_one_row_per_card(tmp_path):
     body = [dict(zip(CSV_FIELDS, r)) for r in rows[1:]]
     assert len(body) == 8 + 5
     assert [b["deal"] for b in body] == ["1"] * 8 + ["2"] * 5
-    assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "true"
+    assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "True"
     assert (body[0]["line"], body[0]["column"]) == ("5", "1")
     assert body[9]["card"] == "SK" and body[9]["cost"] == "30" and body[9]["seat"] == "E"
     assert (body[9]["line"], body[9]["column"], body[9]["deal_line"]) == ("12", "4", "8")
@@ -410,6 +410,7 @@ def test_cli_plot_without_matplotlib(tmp_path, monkeypatch):
 
 def test_cli_plot_unwritable(tmp_path):
     pytest.importorskip("matplotlib")
+    # refused before any work: nothing on stdout, one line on stderr
     res = run(write(tmp_path, HAND_FILE), "--plot", tmp_path / "no" / "such" / "x.png")
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert "--plot's folder cannot be used" in res.stderr and res.stderr.count("\n") == 1

@@ -534,9 +534,14 @@ def test_the_command_line_takes_ascii_letters_and_digits_only(tmp_path):
     from kraken_solver.cli.solve import main as solve_main
     p = tmp_path / "d.txt"
     p.write_text("N:A... K... Q... J...\n")
-    for args in (["--trump", "\u017f"], ["--first", "\u017f"], ["--rules", "\u212araken"]):
+    for args in (["--trump", "\u017f"], ["--first", "\u017f"]):
         r = CliRunner().invoke(solve_main, [str(p), *args])
         assert r.exit_code == 2 and "ASCII" in r.output, (args, r.output)
+    # --rules is a rules spec, read by as_rules: one error line, exit 1
+    r = CliRunner().invoke(solve_main, [str(p), "--rules", "\u212araken"])
+    assert r.exit_code == 1 and r.stderr == ("kraken-solve: error: --rules: a rules spec is "
+                                             "written in ASCII letters, digits and + = - _ "
+                                             "(got '\u212araken')\n"), r.output
     from kraken_solver.cli.batch import main as batch_main
     r = CliRunner().invoke(batch_main, ["--deals", "\u0662", "--out", str(tmp_path / "o.csv")])
     assert r.exit_code == 2 and "ASCII digits" in r.output

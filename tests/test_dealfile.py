@@ -14,7 +14,8 @@ import pytest
 from kraken_solver import (CardParseError, Deal, DealError, DealFileError, IllegalCardError,
                            KrakenError, Rules, RulesError, legal_cards, parse_card)
 from kraken_solver.cards import SEATS, SUITS, mask_of
-from kraken_solver.dealfile import DealSpec, parse_card_at, parse_deal_file, parse_deal_text
+from kraken_solver.dealfile import (DealSpec, parse_card_at, parse_deal_file, parse_deal_text,
+                                    skipped_tags_warning)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
@@ -185,9 +186,15 @@ def test_parse_deal_file_reads_a_file(tmp_path):
 # ------------------------------------------------------------------------- bad input
 BAD = [
     # (text, error class, line, column, token)
-    ('[Dealer "N"]\n', DealFileError, 1, 2, "Dealer"),
-    (f'[Deal "{FULL}"]\n[Vulnerable "None"]\n', DealFileError, 2, 2, "Vulnerable"),
-    ('[Trump "H"]\n' f'[Deal "{FULL}"]\n', DealFileError, 1, 1, "[Trump]"),
+    # a tag a letter or two from one of ours is a typo (other unknown tags are skipped)
+    (f'[Deal "{FULL}"]\n[Trumps "H"]\n', DealFileError, 2, 2, "Trumps"),
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[plays "N"]\n', DealFileError, 3, 2, "plays"),
+    # a tag of ours with no deal after it
+    ('[Trump "H"]\n', DealFileError, 1, 1, "[Trump]"),
+    (f'[Deal "{FULL}"]\n\n[Event "x"]\n[Trump "H"]\n', DealFileError, 4, 1, "[Trump]"),
+    ('[Deal "?"]\n', DealError, 1, 8, "?"),
+    (f'[Deal "{FULL}"]\n[Dealer "X"]\n', CardParseError, 2, 10, "X"),
+    (f'[Deal "{FULL}"]\n[Dealer "N"]\n[Dealer "S"]\n', DealFileError, 3, 1, "[Dealer]"),
     (f'[Deal "{FULL}"]\n[Trump "H"]\n[Trump "S"]\n', DealFileError, 3, 1, "[Trump]"),
     (f'{FULL} trump=H\n[Play "N"]\nSA\n', DealFileError, 2, 1, "[Play]"),
     (f'[Deal "{FULL}"\n', DealFileError, 1, 58, None),
@@ -462,7 +469,9 @@ def test_a_card_twice_in_one_hand():
 def test_long_bad_text_is_shortened(text, cls):
     with pytest.raises(cls) as e:
         parse_deal_text(text, "long.txt")
-    assert len(str(e.value)) < 300
+    # the message (a rules error lists the presets and options: about 250 characters) plus
+    # at most 40 characters of the bad text
+    assert len(str(e.value)) < 360
     assert e.value.token is None or len(e.value.token) <= 41
 
 
@@ -477,6 +486,85 @@ def test_a_binary_file_says_line_and_column(tmp_path):
     with pytest.raises(DealFileError) as e:
         parse_deal_file(p)
     assert (e.value.line, e.value.column) == (1, 4) and "NUL" in e.value.message
+
+
+# ------------------------------------------------------------------------- PBN's other tags
+def test_unknown_values_are_as_if_missing():
+    (a,) = parse_deal_text(f'[Deal "{FULL}"]\n[Trump "?"]\n[First "?"]\n[Rules "?"]\n'
+                           '[Double "?"]\n')
+    assert (a.trump, a.first, a.rules, a.first_given) == (None, 0, Rules(), False)
+    (b,) = parse_deal_text(f'[Deal "{FULL}"]\n[Trump ""]\n[Double ""]\n')
+    assert b.trump is None and b.rules.multiplier == 1
+    (c,) = parse_deal_text(f"{FULL} trump=? first=E rules=? double=?\n")
+    assert (c.trump, c.first, c.rules) == (None, 1, Rules())
+    # [Play "?"]: the first player leads
+    (d,) = parse_deal_text(f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "?"]\nSA S9\n')
+    assert len(d.played) == 2
+
+
+def test_dealer_sets_the_first_player_left_of_it():
+    for dealer, first in zip("NESW", (1, 2, 3, 0)):
+        (a,) = parse_deal_text(f'[Dealer "{dealer}"]\n[Deal "{FULL}"]\n')
+        assert a.first == first and a.tags["Dealer"] == dealer and a.first_given is False
+    (b,) = parse_deal_text(f'[Deal "{FULL}"]\n[Dealer "N"]\n[First "S"]\n')
+    assert b.first == 2                  # [First] says otherwise
+    (c,) = parse_deal_text(f'[Deal "{FULL}"]\n[Dealer "W"]\n', first="E")
+    assert c.first == 1                  # and the override does too
+
+
+def test_pbn_games_tags_before_the_deal_and_empty_lines():
+    text = (f'[Event "A"]\n[Board "1"]\n[Deal "{FULL}"]\n[Contract "?"]\n\n'
+            f'[Event "#"]\n[Board "2"]\n[Vulnerable "All"]\n[Deal "{SMALL}"]\n'
+            '[Result "3"]\n')
+    a, b = parse_deal_text(text, "g.pbn")
+    assert a.tags == {"Event": "A", "Board": "1"} and a.skipped == []
+    assert b.tags == {"Event": "A", "Board": "2"}
+    assert b.skipped == [("Vulnerable", 8, "bridge"), ("Result", 10, "bridge")]
+    # our own tags after an empty line still belong to the deal before (as they always did)
+    (c,) = parse_deal_text(f'[Deal "{FULL}"]\n\n[Trump "H"]\n\n[Play "N"]\nSA\n')
+    assert c.trump == 1 and len(c.played) == 1
+    # and may come before it in a game
+    (d,) = parse_deal_text(f'[Trump "H"]\n[First "S"]\n[Deal "{FULL}"]\n')
+    assert (d.trump, d.first) == (1, 2)
+
+
+def test_sections_of_skipped_tags_and_brace_comments():
+    text = (f'[Deal "{FULL}"]\n{{a comment\nover [Trump "S"] two lines}}\n'
+            '[Auction "N"]\n1S Pass 2H Pass\n4H AP\n'
+            '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN S 9\nE H 7\n'
+            '[Note "1:a {brace} in quotes is text"]\n'
+            '[Trump "H"] {the trump}\n[Play "N"]\nSA {the lead} S9\n')
+    (a,) = parse_deal_text(text, "s.pbn")
+    assert a.trump == 1 and a.played == cards("SA S9")
+    assert [(n, why) for n, _, why in a.skipped] == [("Auction", "bridge"),
+                                                     ("OptimumResultTable", "unknown"),
+                                                     ("Note", "unknown")]
+    # the columns after a brace comment stay right
+    with pytest.raises(CardParseError) as e:
+        parse_deal_text(f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\n{{x}} SA SX\n')
+    assert (e.value.line, e.value.column) == (4, 9)          # the X of SX
+
+
+def test_the_warning_is_one_line_a_file():
+    specs = parse_deal_text(f'[Vulnerable "NS"]\n[Deal "{FULL}"]\n[Foo "1"]\n\n'
+                            f'[Vulnerable "EW"]\n[Deal "{SMALL}"]\n', "w.pbn")
+    assert skipped_tags_warning(specs) == [
+        "w.pbn: skipped tags that kraken-solver does not use: bridge's [Vulnerable] (2 deals, "
+        "first at line 1); unknown [Foo] (line 3)"]
+    assert skipped_tags_warning(parse_deal_text(f'[Deal "{FULL}"]\n[Declarer "?"]\n')) == []
+
+
+def test_the_club_export_dataset():
+    specs = parse_deal_file(DATASETS / "club_export.pbn")
+    assert [s.first for s in specs] == [0, 1, 2]
+    assert [s.tags["Board"] for s in specs] == ["1", "2", "3"]
+    assert [s.tags["Date"] for s in specs] == ["2024.06.15"] * 3
+    assert all(s.trump is None and s.played == [] for s in specs)
+    rng = np.random.default_rng(20240615)          # the deals are those of its seed
+    for s in specs:
+        perm = rng.permutation(32)
+        assert s.deal.hands == tuple(mask_of(int(c) for c in perm[j * 8:(j + 1) * 8])
+                                     for j in range(4))
 
 
 # ------------------------------------------------------------------ streaming (issue 27)
