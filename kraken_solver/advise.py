@@ -52,9 +52,9 @@ import numpy as np
 
 from .batch import GEN_BLOCK, check_workers, make_pool, report_progress, solve_trumps, \
     worker_searcher
-from .cards import (RANKS, SEATS, SUITS, ascii_upper, card_str, cards_of, hand_text, is_int,
+from .cards import (SEATS, SUITS, ascii_upper, card_str, cards_of, hand_text, is_int,
                     parse_card, popcount, sort_for_display)
-from .deal import Deal
+from .deal import Deal, pbn_hand_mask
 from .errors import CardParseError, DealError, KrakenError, short_token
 from .rules import Rules, as_rules
 
@@ -71,27 +71,7 @@ def parse_hand(text: str) -> int:
     if not isinstance(text, str):
         raise DealError("expected a hand like 'AKT.J9.87.Q7'", token=repr(text))
     s = text.strip()
-    suits = s.split(".")
-    if len(suits) != 4:
-        raise DealError("a hand has four suits separated by dots: S.H.D.C", token=s)
-    mask = 0
-    col = 1
-    for si, ranks in enumerate(suits):
-        r = 0
-        while r < len(ranks):
-            ch, width = ascii_upper(ranks[r]), 1
-            if ranks[r:r + 2] == "10":
-                ch, width = "T", 2
-            if ch not in RANKS:
-                raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
-                                column=col + r, token=ranks[r])
-            card = si * 8 + RANKS.index(ch)
-            if mask >> card & 1:
-                raise DealError(f"card {card_str(card)} is twice in the hand", column=col + r,
-                                token=card_str(card))
-            mask |= 1 << card
-            r += width
-        col += len(ranks) + 1
+    mask = pbn_hand_mask(s, 1)
     if popcount(mask) != 8:
         raise DealError(f"the hand must hold 8 cards; it holds {popcount(mask)}", token=s)
     return mask

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from .cards import (RANKS, SEATS, SUITS, ascii_upper, cards_of, hand_text, is_int, parse_seat,
-                    popcount)
+from .cards import (RANKS, SEATS, ascii_upper, card_str, cards_of, hand_text, is_int,
+                    parse_seat, popcount)
 from .errors import CardParseError, DealError
+
+_WORD_RE = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -178,67 +181,23 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
     fast = _fast_pbn(text.strip())
     if fast is not None:
         return Deal(tuple(fast[0])), fast[1]
-    s = text
-    lead = len(s) - len(s.lstrip())
-    body = s.strip()
-    if len(body) < 2 or body[1] != ":":
-        raise DealError("a PBN deal starts with a seat and a colon, like 'N:'",
-                        column=lead + 1, token=body[:2])
-    try:
-        start = parse_seat(body[0])
-    except CardParseError:
-        raise DealError("expected a seat N, E, S or W before the colon",
-                        column=lead + 1, token=body[0]) from None
-    hands = [0, 0, 0, 0]
-    pos = 2
-    words = []
-    i = pos
-    n = len(body)
-    while i < n:
-        if body[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < n and not body[j].isspace():
-            j += 1
-        words.append((i, body[i:j]))
-        i = j
+    lead, start, body, words = pbn_words(text)
     if len(words) != 4:
         col = lead + 1 + (words[4][0] if len(words) > 4 else len(body))
         tok = words[4][1] if len(words) > 4 else body[2:]
         raise DealError(f"a PBN deal has four hands separated by spaces; found {len(words)}",
                         column=col, token=tok)
-    owner = {}
+    hands = [0, 0, 0, 0]
     for k, (off, word) in enumerate(words):
         seat = (start + k) % 4
-        suits = word.split(".")
-        if len(suits) != 4:
-            raise DealError("a hand has four suits separated by dots: S.H.D.C",
-                            column=lead + 1 + off, token=word)
-        col = off
-        mask = 0
-        for si, ranks in enumerate(suits):
-            r = 0
-            while r < len(ranks):
-                ch = ascii_upper(ranks[r])
-                width = 1
-                if ranks[r:r + 2] == "10":
-                    ch, width = "T", 2
-                if ch not in RANKS:
-                    raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
-                                    column=lead + 1 + col + r, token=ranks[r])
-                card = si * 8 + RANKS.index(ch)
-                name = SUITS[si] + ch
-                if card in owner:
-                    why = (f"card {name} appears twice in {SEATS[seat]}'s hand"
-                           if owner[card] == seat else
-                           f"card {name} is dealt twice ({SEATS[owner[card]]} and "
-                           f"{SEATS[seat]})")
-                    raise DealError(why, column=lead + 1 + col + r, token=name)
-                owner[card] = seat
-                mask |= 1 << card
-                r += width
-            col += len(ranks) + 1
+        mask = pbn_hand_mask(word, lead + 1 + off, whose=f"{SEATS[seat]}'s hand")
+        for other in range(4):
+            if hands[other] & mask:
+                c = cards_of(hands[other] & mask)[0]
+                raise DealError(f"card {card_str(c)} is dealt twice ({SEATS[other]} and "
+                                f"{SEATS[seat]})",
+                                column=lead + 1 + off + _card_offset(word, c),
+                                token=card_str(c))
         hands[seat] = mask
     sizes = [popcount(hands[(start + k) % 4]) for k in range(4)]
     counts = ", ".join(f"{SEATS[(start + k) % 4]} {n}" for k, n in enumerate(sizes))
@@ -258,3 +217,65 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
         return Deal(tuple(hands)), start
     except DealError as e:
         raise e.located(column=lead + 1, token=body) from None
+
+
+def pbn_words(text: str) -> tuple[int, int, str, list]:
+    """Split PBN deal text ``"N:h1 h2 h3 h4"`` -> ``(lead, start, body, words)``: ``lead``
+    the blanks before it, ``start`` the seat 0..3 named before the colon, ``body`` the text
+    without the blanks around it, ``words`` the ``(offset in body, word)`` of each hand.
+    Raises DealError (``column`` 1-based within ``text``) when it does not start with a seat
+    N, E, S or W and a colon."""
+    lead = len(text) - len(text.lstrip())
+    body = text.strip()
+    if len(body) < 2 or body[1] != ":":
+        raise DealError("a PBN deal starts with a seat and a colon, like 'N:'",
+                        column=lead + 1, token=body[:2])
+    try:
+        start = parse_seat(body[0])
+    except CardParseError:
+        raise DealError("expected a seat N, E, S or W before the colon",
+                        column=lead + 1, token=body[0]) from None
+    words = [(m.start(), m.group()) for m in _WORD_RE.finditer(body, 2)]
+    return lead, start, body, words
+
+
+def pbn_hand_mask(word: str, column: int = 1, *, whose: str = "the hand") -> int:
+    """One hand in PBN ``"S.H.D.C"`` (ranks ``A K Q J T 9 8 7``, ``10`` for ``T``, ASCII
+    letters in either case, an empty field for a void) -> 32-bit card mask.  ``column``: where
+    ``word`` starts (1-based), for the errors.  Raises DealError (``column``, ``token``) for
+    a hand without four suits, a rank that is not one, or a card twice in ``whose``."""
+    suits = word.split(".")
+    if len(suits) != 4:
+        raise DealError("a hand has four suits separated by dots: S.H.D.C",
+                        column=column, token=word)
+    mask, col = 0, column
+    for si, ranks in enumerate(suits):
+        r = 0
+        while r < len(ranks):
+            ch, width = ascii_upper(ranks[r]), 1
+            if ranks[r:r + 2] == "10":
+                ch, width = "T", 2
+            if ch not in RANKS:
+                raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
+                                column=col + r, token=ranks[r])
+            card = si * 8 + RANKS.index(ch)
+            if mask >> card & 1:
+                raise DealError(f"card {card_str(card)} appears twice in {whose}",
+                                column=col + r, token=card_str(card))
+            mask |= 1 << card
+            r += width
+        col += len(ranks) + 1
+    return mask
+
+
+def _card_offset(word: str, card: int) -> int:
+    """Where ``card`` stands in the hand ``word`` (0-based; 0 if not found), for errors."""
+    suits = word.split(".")
+    at = 0
+    for si, ranks in enumerate(suits):
+        if si == card // 8:
+            ch = RANKS[card % 8]
+            i = ranks.upper().replace("10", "T ").find(ch)
+            return at + max(i, 0)
+        at += len(ranks) + 1
+    return 0
