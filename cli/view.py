@@ -27,6 +27,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
+from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.errors import KrakenError
 
 PROG = "kraken-view"
@@ -100,9 +101,9 @@ def serve(app, port: int):
 @click.option("--export", "export", type=click.Path(dir_okay=False), metavar="PAGE.html",
               help="Write one self-contained page (no server, no network) with the values "
                    "along the line played (then the best line), and stop.")
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
-@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False),
+@click.option("--first", type=AsciiChoice(list(SEATS)),
               help="First player for every deal (overrides the file).")
 @click.option("--rules", "rules_text", metavar="RULES",
               help="Rules for every deal (a preset such as kraken or klaverjas-rotterdam; "

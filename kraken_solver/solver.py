@@ -57,6 +57,10 @@ def as_played(played) -> list:
         return []
     if isinstance(played, str):
         return played.split()
+    if isinstance(played, (bytes, bytearray, memoryview)):
+        # iterating bytes gives numbers (b"SA" -> 83, 65), which would read as card indices
+        raise CardParseError("played is text: a list of cards like ['SA', 'S9'] or a string "
+                             "'SA S9', not bytes (decode them first)", token=repr(played))
     if isinstance(played, (set, frozenset, dict)):
         raise CardParseError("played is in play order: a list or a string, not a set",
                              token=repr(played))
@@ -544,14 +548,32 @@ def _check_objective(objective: str) -> str:
 
 
 def card_values_of(pos: Position, objective: str, searcher: Searcher) -> dict:
-    """Value of every legal card of the player to move (rule 26): card text -> int."""
+    """Value of every legal card of the player to move (rule 26): card text -> int.
+
+    Each card's value is one exact ``Searcher.value`` of the position after it, guided by the
+    best value found so far (its aspiration window; the first card has no guess).  No search
+    of ``pos`` itself: its value is the best of these (``best_value``), and the table that the
+    cards' searches share gives each the others' work (values equal; 25 deals x 4 trumps, the
+    first lead: points nodes -6%, score -5% against a search of ``pos`` first for the guess)."""
     out = {}
-    guess = searcher.value(pos, objective)
+    guess = None
+    maxi = (pos.to_move & 1) == pos.dteam
     for c in pos.legal():
         child = pos.copy()
         child.play(c)
-        out[card_str(c)] = searcher.value(child, objective, guess)
+        v = searcher.value(child, objective, guess)
+        out[card_str(c)] = v
+        guess = v if guess is None else (max(guess, v) if maxi else min(guess, v))
     return out
+
+
+def best_value(pos: Position, card_values: dict) -> int:
+    """The value of ``pos`` from the values of all its legal cards (``card_values_of``): the
+    best of them for the player to move, the highest where the playing team moves and the
+    lowest where the defenders do (minimax, rule 26)."""
+    if (pos.to_move & 1) == pos.dteam:
+        return max(card_values.values())
+    return min(card_values.values())
 
 
 def principal_variation(pos: Position, objective: str, searcher: Searcher,
@@ -598,14 +620,20 @@ def solve(deal, trump, first, *, rules=None, objective: str = "score", played=()
     searcher = as_searcher(searcher)
     t0 = time.perf_counter()
     n0 = searcher.nodes
-    value = searcher.value(pos, objective)
+    card_values = {}
+    if all_cards and not pos.over:
+        # every card valued: the position's value is the best of them (no search of its own)
+        card_values = card_values_of(pos, objective, searcher)
+        value = best_value(pos, card_values)
+    else:
+        value = searcher.value(pos, objective)
     result = SolveResult(value=value, objective=objective, deal=pos.deal, trump=pos.trump,
                          first=pos.first, rules=pos.rules,
                          played=[card_str(c) for c in pos.played],
                          to_move=None if pos.over else pos.to_move)
-    if all_cards and not pos.over:
-        result.card_values = card_values_of(pos, objective, searcher)
-        result.best_cards = [c for c, v in result.card_values.items() if v == value]
+    if card_values:
+        result.card_values = card_values
+        result.best_cards = [c for c, v in card_values.items() if v == value]
     if pv:
         result.pv = principal_variation(pos, objective, searcher, value)
     result.nodes = searcher.nodes - n0

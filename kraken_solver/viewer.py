@@ -45,7 +45,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 
 from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, parse_card, parse_seat, parse_suit,

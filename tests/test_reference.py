@@ -116,6 +116,11 @@ def test_solver_matches_reference(index):
             assert (got.value, got.card_values) == (exp[objective], want_cards), \
                 f"{repro(pos, rules, objective)}: expected {exp[objective]} {want_cards}, " \
                 f"got {got.value} {got.card_values}"
+            # without every card valued the value is a search of its own (with them, the
+            # best card's value)
+            alone = solve(pos["deal"], pos["trump"], pos["first"], rules=rules,
+                          played=pos["played"], objective=objective, pv=False).value
+            assert alone == exp[objective], f"{repro(pos, rules, objective)}: value {alone}"
 
 
 def test_generated_positions_cover_the_options():

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,7 @@ from kraken_solver.dealfile import parse_deal_file, parse_deal_text
 from kraken_solver.errors import KrakenError
 from kraken_solver.viewer import BoardSolver, export_page
 
-from test_view import DATA, DEAL, start_server
+from test_view import DATA, start_server
 
 CHROMIUM = os.environ.get("KRAKEN_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("KRAKEN_BROWSER_TESTS") == "1"
