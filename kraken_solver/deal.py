@@ -191,13 +191,15 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
     for k, (off, word) in enumerate(words):
         seat = (start + k) % 4
         mask = pbn_hand_mask(word, lead + 1 + off, whose=f"{SEATS[seat]}'s hand")
-        for other in range(4):
-            if hands[other] & mask:
-                c = cards_of(hands[other] & mask)[0]
-                raise DealError(f"card {card_str(c)} is dealt twice ({SEATS[other]} and "
-                                f"{SEATS[seat]})",
-                                column=lead + 1 + off + _card_offset(word, c),
-                                token=card_str(c))
+        dealt = hands[0] | hands[1] | hands[2] | hands[3]
+        if dealt & mask:
+            # the first card dealt twice as the hand is read (where the reader looks first)
+            c = min(cards_of(dealt & mask), key=lambda x: _card_offset(word, x))
+            other = next(o for o in range(4) if hands[o] >> c & 1)
+            raise DealError(f"card {card_str(c)} is dealt twice ({SEATS[other]} and "
+                            f"{SEATS[seat]})",
+                            column=lead + 1 + off + _card_offset(word, c),
+                            token=card_str(c))
         hands[seat] = mask
     sizes = [popcount(hands[(start + k) % 4]) for k in range(4)]
     counts = ", ".join(f"{SEATS[(start + k) % 4]} {n}" for k, n in enumerate(sizes))
