@@ -52,7 +52,7 @@ from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, parse_card, parse_s
                     sort_for_display)
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, KrakenError, RulesError
-from .roem import player_melds
+from .roem import declared_melds
 from .rules import MULTIPLIERS, PRESETS, Rules, as_rules
 
 __all__ = ["Query", "read_query", "query_params", "state_of", "melds_of", "BoardSolver",
@@ -257,46 +257,21 @@ def melds_of(deal: Deal, trump: int | None, first: int, rules: Rules) -> list[di
     only the team of the best meld scores its melds; stuk always counts, rule 16).  The
     counting values add up to :func:`~kraken_solver.solver.hand_roem`.  Empty when the rules
     have no hand roem.  Stuk needs a trump (none is listed without)."""
-    if not rules.hand_roem:
-        return []
+    symbols = "\u2660\u2665\u2666\u2663"
     out = []
-    best_seat, best = None, None
-    for seat in range(4):
-        hand = deal.hands[seat]
-        melds = player_melds(hand, rules.long_runs_100)
-        used = 0
-        for value, top, quad, _order in melds:
-            if quad:
-                used |= 0x01010101 << top
-        for m in melds:
-            value, top, quad, order = m
-            if best is None or m > best:
-                best_seat, best = seat, m
-            if quad:
-                cards = [s * 8 + top for s in range(4)]
-                text = f"four {RANK_PLURALS[RANKS[top]]}"
-                kind = "four"
-            else:
-                suit = 3 - order
-                low = top
-                while low > 0 and (hand & ~used) >> (suit * 8 + low - 1) & 1:
-                    low -= 1
-                cards = [suit * 8 + r for r in range(low, top + 1)]
-                text = "run " + "\u2660\u2665\u2666\u2663"[suit] + " " + " ".join(
-                    RANKS[r] for r in range(low, top + 1))
-                kind = "run"
-            out.append({"seat": SEATS[seat], "kind": kind, "cards": [card_str(c) for c in cards],
-                        "text": text, "value": value})
-    for m in out:
-        m["counts"] = best_seat is not None and SEATS.index(m["seat"]) % 2 == best_seat % 2
-    if trump is not None:
-        kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
-        for seat in range(4):
-            if deal.hands[seat] & kq == kq:
-                out.append({"seat": SEATS[seat], "kind": "stuk",
-                            "cards": [card_str(8 * trump + 6), card_str(8 * trump + 5)],
-                            "text": "stuk " + "\u2660\u2665\u2666\u2663"[trump] + " K Q",
-                            "value": 20, "counts": True})
+    for m in declared_melds(deal.hands, 0 if trump is None else trump, first, rules):
+        if m.kind == "stuk" and trump is None:
+            continue
+        suit = m.cards[0] // 8
+        if m.kind == "four":
+            text = f"four {RANK_PLURALS[RANKS[m.cards[0] % 8]]}"
+        elif m.kind == "stuk":
+            text = f"stuk {symbols[suit]} K Q"
+        else:
+            text = f"{m.kind} {symbols[suit]} " + " ".join(RANKS[c % 8] for c in m.cards)
+        out.append({"seat": SEATS[m.seat], "kind": m.kind,
+                    "cards": [card_str(c) for c in m.cards], "text": text,
+                    "value": m.value, "counts": m.counts})
     return out
 
 
