@@ -33,8 +33,9 @@ import tempfile
 
 import numpy as np
 
-from kraken_solver.bench import check_report_path, suite_deals, timed_value
+from kraken_solver.bench import suite_deals, timed_value
 from kraken_solver.errors import KrakenError
+from kraken_solver.outputs import check_output, write_text
 from kraken_solver.rules import Rules
 from kraken_solver.solver import Position, Searcher
 
@@ -91,6 +92,11 @@ def stats(rows) -> dict:
             "mean_nodes": float(nodes.mean())}
 
 
+def _inputs(args) -> list:
+    """The files this run reads (a --json report must not replace one)."""
+    return [args.suite] if args.suite.endswith(".txt") else []
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", default="random-1000-seed1",
@@ -106,7 +112,7 @@ def main(argv=None) -> int:
         if args.json is not None:
             if not args.json or os.path.isdir(args.json):
                 ap.error(f"--json: cannot write a file there: {args.json!r}")
-            check_report_path(args.json)
+            check_output(args.json, what="--json", inputs=_inputs(args))
         deals = suite_deals(args.suite)
     except KrakenError as e:
         ap.error(str(e))
@@ -160,11 +166,10 @@ def compare(exe: str, deals, args) -> int:
           f"fewer nodes at the median")
     if args.json:
         try:
-            with open(args.json, "w") as f:
-                json.dump(report, f, indent=1)
-        except OSError as e:
-            raise YardstickError(f"--json: cannot write {args.json!r} ({e.strerror}); the "
-                                 "figures are above") from None
+            write_text(args.json, json.dumps(report, indent=1), what="--json",
+                       inputs=_inputs(args))
+        except KrakenError as e:
+            raise YardstickError(f"{e}; the figures are above") from None
     return 0
 
 

@@ -16,6 +16,8 @@ import os
 import click
 
 from kraken_solver.batch import paths_for, read_results
+from kraken_solver.errors import KrakenError
+from kraken_solver.outputs import write_text
 
 
 @click.command()
@@ -40,8 +42,10 @@ def main(batch_file, deals, out):
     for row in per_deal.itertuples():
         lines.append(f"% deal_id {row.deal_id}: {row.nodes} nodes")
         lines.append(row.deal)
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+    try:
+        write_text(out, "\n".join(lines) + "\n", what="--out", inputs=[batch_file])
+    except KrakenError as e:
+        raise click.ClickException(str(e)) from None
     click.echo(f"wrote {len(per_deal)} deals to {out} ({per_deal['nodes'].min()} to "
                f"{per_deal['nodes'].max()} nodes a deal)", err=True)
 

@@ -12,35 +12,36 @@ import sys
 
 import click
 
-from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
+                               symbols_ok as _symbols_ok)
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-advise"
 
 
 @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("hand")
-@click.option("--seat", type=click.Choice(list(SEATS), case_sensitive=False), default="N",
+@click.option("--seat", type=AsciiChoice(list(SEATS)), default="N",
               show_default=True, help="The seat whose hand is known.")
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False), default=None,
+@click.option("--trump", type=AsciiChoice(list("SHDC")), default=None,
               help="Solve this trump only and advise on doubling.")
-@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False), default=None,
-              help="First player (default: --seat when choosing trump; with --trump the seat "
-                   "before --seat, e.g. N for E, so that --seat defends).")
-@click.option("--samples", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--first", type=AsciiChoice(list(SEATS)), default=None,
+              help="First player, who chose trump (default: --seat, with or without --trump; "
+                   "give the seat that chose trump to advise --seat as a defender).")
+@click.option("--samples", type=AsciiInt(1), default=1000, show_default=True,
               help="Random layouts of the unseen cards to solve.")
-@click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
+@click.option("--seed", type=AsciiInt(0), default=1, show_default=True,
               help="SeedSequence seed of the samples.")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
-              default="kraken", show_default=True, help="Rules preset.")
+@click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
+              help=RULES_HELP)
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
               help="Cards known to be in a seat's hand, e.g. E:HA,HK (repeatable).")
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes (default: one per core).")
+@click.option("--workers", type=AsciiInt(1), default=None,
+              help="Worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Solve on a Dask cluster, as kraken-batch --scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
@@ -58,7 +59,9 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
     standard error, P(made), mean points, P(pit); the recommended trump has the highest mean
     score.  With --trump: P(made), mean score, and whether a double (x2), a redouble in reply
     (x4) and a superdouble (x8) pay in expectation (the score scales with the multiplier, so
-    a double pays the defenders when the playing team's expected score is negative).
+    a double pays the defenders when the playing team's expected score is negative).  The
+    first player is --seat unless --first says otherwise (with --trump too); the output says
+    whose side the advice is for, and when it is within noise or needs more samples.
     Values are in points, from the playing team's side (the first player's team).
     """
     from kraken_solver.advise import advise, format_advice
@@ -70,9 +73,12 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
             bar = tqdm(total=samples, unit="sample", file=sys.stderr, dynamic_ncols=True)
-        a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
-                   rules=rules_name, known=known, workers=workers, scheduler=scheduler,
-                   progress=bar)
+        with first_run_notice(PROG):    # the local pool loads the kernels in this process
+            a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
+                       rules=rules_option(rules_name), known=known, workers=workers,
+                       scheduler=scheduler, progress=bar,
+                       log=None if quiet else lambda line: click.echo(f"{PROG}: {line}",
+                                                                      err=True))
     except KrakenError as err:
         if bar is not None:
             bar.close()
@@ -81,8 +87,7 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
-        click.echo(f"\n{PROG}: interrupted", err=True)
-        ctx.exit(130)
+        raise
     if bar is not None:
         bar.close()
     if as_json:
@@ -90,7 +95,8 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
     else:
         click.echo(format_advice(a, ascii=ascii_ or not _symbols_ok(sys.stdout)))
     if not quiet:
-        click.echo(f"{PROG}: {a.samples} samples x {len(a.rows)} trump"
+        click.echo(f"{PROG}: {a.samples} sample{'s' if a.samples != 1 else ''} x "
+                   f"{len(a.rows)} trump"
                    f"{'s' if len(a.rows) != 1 else ''} in {a.seconds:.1f} s "
                    f"({a.samples / a.seconds:.2f} samples/s, {a.nodes:,} nodes) with "
                    f"{a.workers} worker{'s' if a.workers != 1 else ''}"

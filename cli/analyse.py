@@ -26,12 +26,15 @@ from dataclasses import dataclass, field
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
+                               symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, SUITS
-from kraken_solver.dealfile import DealSpec, parse_deal_file
+from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import card_text, hand_diagram, suit_text, team_name
-from kraken_solver.rules import PRESETS
+from kraken_solver.formatting import (card_text, csv_bool, deal_heading, format_sheet,
+                                      hand_diagram, sheet_dict, sides_dict, suit_text,
+                                      team_name)
 
 PROG = "kraken-analyse"
 
@@ -47,13 +50,19 @@ class DealReview:
     ``reviews`` (:class:`~kraken_solver.analyse.CardReview`, one a played card), their
     ``summary`` (:class:`~kraken_solver.analyse.PlaySummary`), the ``tricks`` completed by
     the play (TrickRecord), the ``final_score`` when the play completes the deal (else
-    ``None``), ``hand_roem`` (playing team, defenders; points), ``nodes`` and ``seconds``."""
+    ``None``), ``continuation`` (for a play that stops before the end: a principal variation
+    by score from there, card texts), ``sheet`` (the
+    :class:`~kraken_solver.sheet.ScoreSheet` of the play, then the continuation: its score is
+    ``final_score``, or the double-dummy score after the last card), ``hand_roem`` (playing
+    team, defenders; points), ``nodes`` and ``seconds``."""
 
     spec: DealSpec
     reviews: list
     summary: object
     tricks: list = field(default_factory=list)
     final_score: int | None = None
+    continuation: list = field(default_factory=list)
+    sheet: object = None
     hand_roem: tuple = (0, 0)
     nodes: int = 0
     seconds: float = 0.0
@@ -64,7 +73,8 @@ def review_deal(spec: DealSpec, *, searcher=None) -> DealReview:
     points, from the playing team's side.  Raises KrakenError (located at the deal) when the
     deal has no trump or no played cards."""
     from kraken_solver.analyse import analyse_play, summarise_play
-    from kraken_solver.solver import Position, Searcher, hand_roem
+    from kraken_solver.sheet import sheet_of_position
+    from kraken_solver.solver import Position, Searcher, hand_roem, solve
 
     check_reviewable(spec)
     searcher = searcher if searcher is not None else Searcher()
@@ -73,9 +83,18 @@ def review_deal(spec: DealSpec, *, searcher=None) -> DealReview:
     reviews = analyse_play(spec.deal, spec.trump, spec.first, rules=spec.rules,
                            played=spec.played, searcher=searcher)
     pos = Position(spec.deal, spec.trump, spec.first, spec.rules, spec.played)
+    tricks = list(pos.tricks)
+    final = pos.final_value("score") if pos.over else None
+    # the line of the sheet: the play, then (if it stops early) best play to the end
+    rest = [] if pos.over else solve(spec.deal, spec.trump, spec.first, rules=spec.rules,
+                                     played=spec.played, pv=True, searcher=searcher).pv
+    line = pos.copy()
+    for c in rest:
+        line.play(c)
     return DealReview(
-        spec=spec, reviews=reviews, summary=summarise_play(reviews), tricks=list(pos.tricks),
-        final_score=pos.final_value("score") if pos.over else None,
+        spec=spec, reviews=reviews, summary=summarise_play(reviews), tricks=tricks,
+        final_score=final, continuation=rest,
+        sheet=sheet_of_position(line, played=len(spec.played)),
         hand_roem=tuple(hand_roem(spec.deal, spec.trump, spec.first, rules=spec.rules)),
         nodes=searcher.nodes - n0, seconds=time.perf_counter() - t0)
 
@@ -151,16 +170,23 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
         else:
             out.append("    (trick in progress)")
     out.append("")
+    result = dr.sheet.result if dr.sheet is not None else _made(sm.value_end)
     if dr.final_score is not None:
         out.append(f"Result of the play: score {_signed(dr.final_score)} "
-                   f"({_made(dr.final_score)}); double dummy at the start "
+                   f"({result}); double dummy at the start "
                    f"{_signed(sm.value_start)} ({_made(sm.value_start)})")
+        title = "the play"
     else:
         n = len(dr.reviews)
         total = 4 * spec.deal.size
         out.append(f"Double-dummy score after card {n} of {total}: {_signed(sm.value_end)} "
-                   f"({_made(sm.value_end)}); at the start {_signed(sm.value_start)} "
+                   f"({result}); at the start {_signed(sm.value_start)} "
                    f"({_made(sm.value_start)})")
+        title = (f"the play ({n} cards) and best play to the end (a principal variation by "
+                 f"score: {' '.join(card_text(c, ascii) for c in dr.continuation)})")
+    if dr.sheet is not None:
+        out.append("")
+        out.append(format_sheet(dr.sheet, title=title, ascii=ascii))
     out.append("")
     if sm.turning_points:
         out.append("Turning points (made <-> nat):")
@@ -194,9 +220,13 @@ def review_dict(dr: DealReview) -> dict:
     """One deal's review as a JSON-ready dict (cards as ``"HK"`` texts, values in points).
 
     Keys: ``source``, ``line``, ``deal`` (PBN from N), ``trump``, ``first``, ``rules``,
-    ``rules_options``, ``playing_team``, ``hand_roem`` ([playing team, defenders]), ``played``,
+    ``rules_options``, ``playing_team`` and ``defenders`` (``"N-S"``/``"E-W"``),
+    ``hand_roem`` (``{"playing_team": .., "defenders": ..}``), ``played``,
     ``complete`` (the play finishes the deal), ``value_start``, ``value_end``,
-    ``made_start``, ``made_end``, ``final_score`` (``None`` unless complete), ``cards`` (one
+    ``made_start``, ``made_end``, ``final_score`` (``None`` unless complete), ``result`` and
+    ``pit`` (of the play, or of the play and its continuation), ``continuation`` (the
+    principal variation after a play that stops early), ``sheet`` (the score sheet of that
+    line, adding up to ``value_end``), ``tags`` (the deal's other tags), ``cards`` (one
     dict a card: :meth:`CardReview.to_dict` plus its ``line`` and ``column`` in the file),
     ``tricks`` (the completed tricks), ``turning_points`` (card numbers), ``players`` and
     ``teams`` (cards, mistakes, cost), ``nodes``, ``seconds``."""
@@ -213,11 +243,17 @@ def review_dict(dr: DealReview) -> dict:
         "source": spec.source, "line": spec.line, "deal": str(spec.deal),
         "trump": SUITS[spec.trump], "first": SEATS[spec.first], "rules": spec.rules.name,
         "rules_options": spec.rules.to_dict(), "playing_team": team_name(spec.first),
-        "hand_roem": [int(dr.hand_roem[0]), int(dr.hand_roem[1])],
+        "defenders": team_name(spec.first + 1),
+        "hand_roem": sides_dict(int(dr.hand_roem[0]), int(dr.hand_roem[1])),
         "played": [r.card for r in dr.reviews], "complete": dr.final_score is not None,
         "value_start": int(sm.value_start), "value_end": int(sm.value_end),
         "made_start": sm.value_start > 0, "made_end": sm.value_end > 0,
         "final_score": None if dr.final_score is None else int(dr.final_score),
+        "result": dr.sheet.result, "pit": dr.sheet.pit,
+        "continuation": list(dr.continuation),
+        "sheet": sheet_dict(dr.sheet, "the play" if dr.final_score is not None
+                            else "the play and a principal variation by score"),
+        "tags": dict(spec.tags or {}),
         "cards": cards, "tricks": tricks,
         "turning_points": [r.number for r in sm.turning_points],
         "players": {k: v.to_dict() for k, v in sm.players.items()},
@@ -229,14 +265,15 @@ def review_dict(dr: DealReview) -> dict:
 def review_csv_rows(dr: DealReview, index: int) -> list[list]:
     """One deal's review as CSV rows, one a played card, with the columns
     :data:`CSV_FIELDS` (``deal`` is the deal's 1-based index in the run, ``deal_line`` its
-    line in the file, ``line``/``column`` the card's; ``best_cards`` space-separated)."""
+    line in the file, ``line``/``column`` the card's; ``best_cards`` space-separated;
+    booleans ``True``/``False`` as ``kraken-batch`` and ``kraken-solve`` write them)."""
     spec = dr.spec
     rows = []
     at = spec.played_at or [(None, None)] * len(dr.reviews)
     for r, (line, col) in zip(dr.reviews, at):
         rows.append([index, spec.source, spec.line, line, col, r.number, r.trick, r.seat,
-                     r.team, str(r.playing).lower(), r.card, r.value_before, r.value_after,
-                     r.cost, str(r.mistake).lower(), str(r.turned).lower(),
+                     r.team, csv_bool(r.playing), r.card, r.value_before, r.value_after,
+                     r.cost, csv_bool(r.mistake), csv_bool(r.turned),
                      " ".join(r.best_cards)])
     return rows
 
@@ -245,10 +282,49 @@ def review_csv_rows(dr: DealReview, index: int) -> list[list]:
 def plot_paths(path: str, n: int) -> list[str]:
     """The PNG file of each of ``n`` deals: ``path`` itself for one deal; for several,
     ``FILE-1.png``, ``FILE-2.png``, ... (the number before the extension)."""
-    if n == 1:
-        return [path]
+    return [plot_path(path, i, n > 1) for i in range(1, n + 1)]
+
+
+def plot_path(path: str, index: int, several: bool) -> str:
+    """The PNG file of deal ``index`` (1-based): ``path`` when the run has one deal, else
+    ``FILE-INDEX.png``."""
+    if not several:
+        return path
     root, ext = os.path.splitext(path)
-    return [f"{root}-{i}{ext}" for i in range(1, n + 1)]
+    return f"{root}-{index}{ext}"
+
+
+_PLOT_NUMBER = r"-[0-9]+"
+
+
+def check_plot_paths(plot: str, files) -> None:
+    """Refuse, before any work, a --plot that cannot be written or that would replace an
+    input: ``FILE.png`` itself, or any ``FILE-N.png`` among ``files``.  Raises KrakenError."""
+    import re
+
+    from kraken_solver.outputs import OutputError, check_output
+    check_output(plot, what="--plot", inputs=files)
+    root, ext = os.path.splitext(os.path.realpath(plot))
+    pattern = re.compile(re.escape(root) + _PLOT_NUMBER + re.escape(ext))
+    for f in files:
+        if f != "-" and pattern.fullmatch(os.path.realpath(f)):
+            raise OutputError(f"--plot would write {f}, an input of this command, when the "
+                              "run has several deals: give another name", source=plot)
+
+
+def _with_count(specs):
+    """(spec, whether the run has more than one deal) for each spec, looking one ahead."""
+    it = iter(specs)
+    first = next(it, None)
+    if first is None:
+        return
+    second = next(it, None)
+    several = second is not None
+    yield first, several
+    if second is not None:
+        yield second, several
+        for spec in it:
+            yield spec, several
 
 
 def plot_title(dr: DealReview, index: int, ascii: bool) -> str:
@@ -267,10 +343,11 @@ def _png_path(ctx, param, value):
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
-              help="Rules preset for every deal (overrides [Rules]; [Double] still applies).")
+@click.option("--rules", "rules_name", metavar="RULES",
+              help=RULES_HELP + " For every deal: replaces [Rules]; a deal's [Double] still "
+                   "sets its multiplier.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document per deal (JSON Lines).")
 @click.option("--csv", "as_csv", is_flag=True,
               help="One CSV row per played card, with a header.")
@@ -317,99 +394,120 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_, view, sam
         raise click.UsageError("--workers and --scheduler cannot be used together")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)
     try:
-        if player:
-            from kraken_solver.hint import check_counts
-            check_counts(samples, None, workers)
-            if seed < 0:
-                raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
-        specs = []
-        for f in files:
-            specs += parse_deal_file(f, trump=trump, rules=rules_name)
-        for spec in specs:
-            check_reviewable(spec)
-        if plot is not None:
-            from kraken_solver.analyse import require_matplotlib
-            try:
-                require_matplotlib()
-            except ImportError as e:
-                raise KrakenError(f"--plot: {e}") from None
-            folder = os.path.dirname(os.path.abspath(plot))
-            if not os.path.isdir(folder):
-                raise KrakenError("cannot write the plot: no such folder", source=plot)
-        from kraken_solver.solver import Searcher
-        searcher = Searcher()
-        writer = None
-        if as_csv:
-            writer = csv.writer(sys.stdout, lineterminator="\n")
-            if player:
-                from kraken_solver.playerview import CSV_FIELDS as VIEW_FIELDS
-                writer.writerow(CSV_FIELDS + VIEW_FIELDS)
-            else:
-                writer.writerow(CSV_FIELDS)
-        paths = plot_paths(plot, len(specs)) if plot is not None else []
-        t0 = time.perf_counter()
-        nodes = 0
-        plot_errors = []        # a plot that cannot be written does not stop the other deals
-        with contextlib.ExitStack() as stack:   # the pool of --view player, if any
-            pool = None
-            if player and (scheduler is not None or workers != 1):
-                from kraken_solver.batch import make_pool
-                pool = stack.enter_context(make_pool(workers, scheduler))
-            for i, spec in enumerate(specs, start=1):
-                dr = review_deal(spec, searcher=searcher)
-                nodes += dr.nodes
-                if player:
-                    t_view = time.perf_counter()
-                    pv = _player_view(spec, dr, samples=samples, seed=seed, pool=pool,
-                                      index=i, count=len(specs))
-                    nodes += sum(r.nodes for r in pv)
-                    dr.seconds += time.perf_counter() - t_view
-                    dr.nodes += sum(r.nodes for r in pv)
-                    _emit_player_view(dr, pv, i, as_json, as_csv, writer, ascii_)
-                elif as_json:
-                    click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
-                elif as_csv:
-                    writer.writerows(review_csv_rows(dr, i))
-                    sys.stdout.flush()
-                else:
-                    if i > 1:
-                        click.echo("")
-                    click.echo(f"=== Deal {i}: {spec.where} ===")
-                    click.echo(format_review(dr, ascii=ascii_))
-                click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
-                           f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
-                if plot is not None:
-                    from kraken_solver.analyse import plot_play
-                    try:
-                        if player:
-                            from kraken_solver.playerview import plot_player_view
-                            plot_player_view(pv, paths[i - 1],
-                                             title=plot_title(dr, i, ascii_)
-                                             + ", as each player saw it", ascii=ascii_,
-                                             inputs=files)
-                        else:
-                            plot_play(dr.reviews, paths[i - 1],
-                                      title=plot_title(dr, i, ascii_), ascii=ascii_)
-                    except (OSError, KrakenError) as e:
-                        if not isinstance(e, KrakenError):
-                            e = KrakenError(f"cannot write the plot: {e.strerror or e}",
-                                            source=paths[i - 1])
-                        plot_errors.append(e)
-                        click.echo(f"{PROG}: error: {plot_errors[-1]}", err=True)
-                    else:
-                        click.echo(f"{PROG}: wrote {paths[i - 1]}", err=True)
-        total = time.perf_counter() - t0
-        click.echo(f"{PROG}: {len(specs)} deal{'s' if len(specs) != 1 else ''} in "
-                   f"{total:.3f} s, {nodes:,} nodes", err=True)
-        if plot_errors:
-            raise KrakenError(f"{len(plot_errors)} of {len(specs)} plots could not be written "
-                              f"(the first: {plot_errors[0]})")
+        with first_run_notice(PROG):
+            run(files, trump=trump, rules=rules_option(rules_name), as_json=as_json,
+                as_csv=as_csv, plot=plot, ascii_=ascii_, player=player, samples=samples,
+                seed=seed, workers=workers, scheduler=scheduler)
     except KrakenError as err:
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
 
 
-def _player_view(spec, dr, *, samples, seed, pool, index, count):
+def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, samples=100,
+        seed=0, workers=None, scheduler=None):
+    """The work of ``kraken-analyse``: read and check every file and the plots' names, then
+    load the kernels, then review deal by deal (``player``: with each card's player's view)."""
+    from kraken_solver.dealfile import SkippedTags
+    from kraken_solver.kernel_cache import load_kernels
+    if player:
+        from kraken_solver.hint import check_counts
+        check_counts(samples, None, workers)
+        if seed < 0:
+            raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
+    if plot is not None:
+        from kraken_solver.analyse import require_matplotlib
+        try:
+            require_matplotlib()
+        except ImportError as e:
+            raise KrakenError(f"--plot: {e}") from None
+        check_plot_paths(plot, files)
+    skipped = SkippedTags()
+
+    def check(spec):
+        check_reviewable(spec)
+        skipped.add(spec)
+
+    def warn(line):
+        click.echo(f"{PROG}: warning: {line}", err=True)
+    # the files are read as streams (one deal in memory at a time); the start of each (its
+    # first MiB: all of a usual file) is checked before any work, so a typo is reported at
+    # once, before the kernels are loaded (or compiled, on the first run)
+    readers = [DealReader(f, trump=trump, rules=rules, check=check) for f in files]
+    for reader in readers:
+        reader.check_ahead()
+    skipped.report(warn)
+    specs = _with_count(spec for reader in readers for spec in reader)
+    load = load_kernels()
+    from kraken_solver.solver import Searcher
+    searcher = Searcher()
+    writer = None
+    if as_csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        if player:
+            from kraken_solver.playerview import CSV_FIELDS as VIEW_FIELDS
+            writer.writerow(CSV_FIELDS + VIEW_FIELDS)
+        else:
+            writer.writerow(CSV_FIELDS)
+    t0 = time.perf_counter()
+    nodes = 0
+    plot_errors = []        # a plot that cannot be written does not stop the other deals
+    i = 0
+    with contextlib.ExitStack() as stack:   # the pool of --view player, if any
+        pool = None
+        if player and (scheduler is not None or workers != 1):
+            from kraken_solver.batch import make_pool
+            pool = stack.enter_context(make_pool(workers, scheduler))
+        for i, (spec, several) in enumerate(specs, start=1):
+            dr = review_deal(spec, searcher=searcher)
+            nodes += dr.nodes
+            if player:
+                t_view = time.perf_counter()
+                pv = _player_view(spec, dr, samples=samples, seed=seed, pool=pool,
+                                  index=i, several=several)
+                nodes += sum(r.nodes for r in pv)
+                dr.seconds += time.perf_counter() - t_view
+                dr.nodes += sum(r.nodes for r in pv)
+                _emit_player_view(dr, pv, i, as_json, as_csv, writer, ascii_)
+            elif as_json:
+                click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
+            elif as_csv:
+                writer.writerows(review_csv_rows(dr, i))
+                sys.stdout.flush()
+            else:
+                if i > 1:
+                    click.echo("")
+                click.echo(deal_heading(i, spec))
+                click.echo(format_review(dr, ascii=ascii_))
+            click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
+                       f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
+            if plot is not None:
+                path = plot_path(plot, i, several)
+                try:
+                    if player:
+                        from kraken_solver.playerview import plot_player_view
+                        plot_player_view(pv, path,
+                                         title=plot_title(dr, i, ascii_)
+                                         + ", as each player saw it", ascii=ascii_,
+                                         inputs=files)
+                    else:
+                        from kraken_solver.analyse import plot_play
+                        plot_play(dr.reviews, path, title=plot_title(dr, i, ascii_),
+                                  ascii=ascii_, inputs=files)
+                except KrakenError as e:
+                    plot_errors.append(e)
+                    click.echo(f"{PROG}: error: {e}", err=True)
+                else:
+                    click.echo(f"{PROG}: wrote {path}", err=True)
+    skipped.report(warn)            # tags first seen beyond the look-ahead, if any
+    total = time.perf_counter() - t0
+    click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
+               f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
+    if plot_errors:
+        raise KrakenError(f"{len(plot_errors)} of {i} plots could not be written "
+                          f"(the first: {plot_errors[0]})")
+
+
+def _player_view(spec, dr, *, samples, seed, pool, index, several):
     """The player's-view review of one deal (a progress bar on a terminal, shown after a
     second)."""
     from kraken_solver.playerview import review_player_view
@@ -419,7 +517,7 @@ def _player_view(spec, dr, *, samples, seed, pool, index, count):
         from tqdm import tqdm
         bar = tqdm(total=len(dr.reviews), unit="card", file=sys.stderr, delay=1.0,
                    dynamic_ncols=True, leave=False,
-                   desc=f"deal {index}/{count}" if count > 1 else None)
+                   desc=f"deal {index}" if several else None)
     try:
         return review_player_view(
             spec.deal, spec.trump, spec.first, rules=spec.rules, played=spec.played,
@@ -445,7 +543,7 @@ def _emit_player_view(dr, pv, index, as_json, as_csv, writer, ascii_):
     else:
         if index > 1:
             click.echo("")
-        click.echo(f"=== Deal {index}: {dr.spec.where} ===")
+        click.echo(deal_heading(index, dr.spec))
         click.echo(format_player_view(dr, pv, ascii=ascii_))
 
 

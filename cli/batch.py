@@ -19,9 +19,9 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
-from kraken_solver.cli import guard_output
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import PRESETS
 
 PROG = "kraken-batch"
 
@@ -32,7 +32,7 @@ def _fail(ctx, err) -> None:
 
 
 def _objectives(text: str) -> tuple:
-    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    words = [w.strip().lower() if w.isascii() else w for w in text.split(",") if w.strip()]
     bad = [w for w in words if w not in ("score", "points")]
     if bad or not words:
         raise click.BadParameter("a comma list of score and points, e.g. score,points",
@@ -63,35 +63,37 @@ def _raise_interrupt(signum, frame):
 
 @click.group(name=PROG, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--deals", type=click.IntRange(1), default=None,
+@click.option("--deals", type=AsciiInt(1), default=None,
               help="Generate this many seeded deals.")
 @click.option("--input", "input_path", type=click.Path(dir_okay=False), default=None,
               help="Solve the deals of this deal file (either form) instead.")
-@click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
+@click.option("--seed", type=AsciiInt(0), default=1, show_default=True,
               help="SeedSequence seed of the generated deals.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="The output file (also OUT.meta.json and, while running, OUT.parts/).")
-@click.option("--rules", "rules_name", type=click.Choice(list(PRESETS), case_sensitive=False),
-              default=None, help="Rules preset (default kraken; with --input: the file's).")
-@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False), default=None,
+@click.option("--rules", "rules_name", default=None, metavar="RULES",
+              help=RULES_HELP + " Default kraken; with --input: each deal's own.")
+@click.option("--first", type=AsciiChoice(list(SEATS)), default=None,
               help="First player (default N; with --input: the file's).")
 @click.option("--objective", default="score", show_default=True,
               help="score, or score,points to add the points column (score is always "
                    "computed).")
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes (default: one per core).")
+@click.option("--workers", type=AsciiInt(1), default=None,
+              help="Worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Solve on a Dask cluster: a running scheduler's address, or local:N to "
                    "start N local worker processes (needs dask.distributed).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default=None,
-              help="Output format (default: parquet for a .parquet --out, else csv).")
-@click.option("--chunk-size", type=click.IntRange(1, 100000), default=64, show_default=True,
+@click.option("--format", "fmt", type=AsciiChoice(["csv", "parquet"]), default=None,
+              help="Output format (default: parquet for a .parquet or .pq --out, else csv; "
+                   "one that contradicts the name's extension is refused).")
+@click.option("--chunk-size", type=AsciiInt(1, 100000), default=64, show_default=True,
               help="Deals per part file (the unit of work and of resuming).")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run with the same options (reuses its parts).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no closing line.")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
+@guard_output(PROG, needs_stdout=False)
 def main(ctx, deals, input_path, seed, out, rules_name, first, objective, workers, scheduler,
          fmt, chunk_size, resume, quiet):
     """Solve many deals double dummy for all four trumps of the first player.
@@ -110,6 +112,14 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
       kraken-batch summarize results.csv --csv tables/ --plots plots/
     """
     if ctx.invoked_subcommand is not None:
+        given = [max(p.opts, key=len) for p in ctx.command.params
+                 if isinstance(p, click.Option) and p.name in ctx.params
+                 and ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT]
+        if given:
+            raise click.UsageError(f"{ctx.invoked_subcommand} takes none of the batch's "
+                                   f"options ({', '.join(given)}); give its own after it: "
+                                   f"{PROG} {ctx.invoked_subcommand} FILE [--csv DIR] "
+                                   "[--plots DIR]")
         return
     if deals is None and input_path is None:
         raise click.UsageError("give --deals N (seeded deals) or --input FILE, and --out; "
@@ -122,12 +132,15 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")
     objectives = _objectives(objective)
-    if fmt is None:
-        fmt = "parquet" if out.lower().endswith((".parquet", ".pq")) else "csv"
-    from kraken_solver.batch import make_config, paths_for, run_batch
+    from kraken_solver.batch import (check_batch_outputs, check_workers, format_for,
+                                     make_config, paths_for, run_batch)
     try:
+        fmt = format_for(out, fmt)
+        # the outputs and the number of workers are checked before the input is read
+        check_batch_outputs(out, [input_path] if input_path else [])
+        check_workers(workers)
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
-                             rules=rules_name, objectives=objectives, chunk_size=chunk_size,
+                             rules=rules_option(rules_name), objectives=objectives, chunk_size=chunk_size,
                              fmt=fmt)
     except KrakenError as err:
         _fail(ctx, err)
@@ -139,14 +152,17 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
 
     old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
-                        progress=progress, command=_command_line(ctx), log=log)
+        with first_run_notice(PROG):    # the local pool loads the kernels in this process
+            res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
+                            progress=progress, command=_command_line(ctx), log=log)
     except KrakenError as err:
         _fail(ctx, err)
     except KeyboardInterrupt:
         parts = paths_for(out)[0]
-        click.echo(f"\n{PROG}: interrupted; finished chunks are kept in {parts}/: run the "
-                   "same command with --resume to finish", err=True)
+        done = os.path.isdir(parts) and any(n.startswith("chunk-") for n in os.listdir(parts))
+        click.echo(f"\n{PROG}: interrupted; " + (
+            f"finished chunks are kept in {parts}/: run the same command with --resume to "
+            "finish" if done else "no chunk was finished"), err=True)
         ctx.exit(130)
     finally:
         signal.signal(signal.SIGTERM, old_term)
@@ -176,16 +192,21 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
     how often they pick a double-dummy best trump and what they cost per deal, in points.
     """
     from kraken_solver.batch import line_locator, read_results
+    from kraken_solver.outputs import make_output_dir
     from kraken_solver.summary import format_summary, summarize, write_csv_tables, write_plots
     try:
         df = read_results(file)
         s = summarize(df, source=file, line_of=line_locator(file))
+        if csv_dir:
+            make_output_dir(csv_dir, what="the --csv folder", inputs=[file])
+        if plots_dir:
+            make_output_dir(plots_dir, what="the --plots folder", inputs=[file])
         click.echo(format_summary(s, source=file))
         if csv_dir:
-            paths = write_csv_tables(s, csv_dir)
+            paths = write_csv_tables(s, csv_dir, inputs=[file])
             click.echo(f"{PROG}: wrote {len(paths)} tables to {csv_dir}", err=True)
         if plots_dir:
-            paths = write_plots(s, plots_dir)
+            paths = write_plots(s, plots_dir, inputs=[file])
             click.echo(f"{PROG}: wrote {', '.join(os.path.basename(p) for p in paths)} to "
                        f"{plots_dir}", err=True)
     except KrakenError as err:

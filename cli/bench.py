@@ -14,27 +14,26 @@ import sys
 import click
 
 from kraken_solver import __version__
-from kraken_solver.bench import (check_against, check_report_path, format_report, load_report,
-                                 run_suite)
-from kraken_solver.cli import guard_output
+from kraken_solver.bench import check_against, format_report, load_report, run_suite
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import as_rules
+from kraken_solver.outputs import check_outputs, write_text
 
 
 @click.command(name="kraken-bench", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--suite", default="random-100-seed1", show_default=True,
               help="random-N-seedS (N seeded full deals), or a deal file NAME.txt such as "
                    "benchmarks/suites/hard-25.txt.")
-@click.option("--rules", "rules_name", default="kraken", show_default=True,
-              help="Rules preset: kraken, kraken-amsterdam, klaverjas-rotterdam, "
-                   "klaverjas-amsterdam.")
+@click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
+              help=RULES_HELP)
 @click.option("--no-roem", is_flag=True, help="Turn trick roem and hand roem off.")
-@click.option("--objective", type=click.Choice(["score", "points"]), default="score",
+@click.option("--objective", type=AsciiChoice(["score", "points"]), default="score",
               show_default=True)
-@click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N deals.")
-@click.option("--tt-bits", type=click.IntRange(8, 26), default=None,
+@click.option("--limit", type=AsciiInt(1), default=None, help="Only the first N deals.")
+@click.option("--tt-bits", type=AsciiInt(8, 26), default=None,
               help="Transposition table of 2**BITS entries (default 18).")
-@click.option("--repeat", type=click.IntRange(1, 100), default=1, show_default=True,
+@click.option("--repeat", type=AsciiInt(1, 100), default=1, show_default=True,
               help="Solve each (deal, trump) N times in a row, each from an empty table, and "
                    "time its fastest run (the slower runs are the machine's other work); the "
                    "report adds how much slower the slowest runs were.")
@@ -68,8 +67,10 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
 
     def progress(i, n):
         if not quiet:
-            click.echo(f"\r{i}/{n} deals", nl=False, err=True)
+            click.echo(f"\r{i}/{n} deals" if n else f"\r{i} deals", nl=False, err=True)
     expected = None
+    # the files this run reads: a --json report never replaces one of them
+    inputs = [p for p in (check_path, suite if suite.endswith(".txt") else None) if p]
     try:
         if check_path:
             # read the stored report first: a bad one fails before the solves, and --json
@@ -78,30 +79,23 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
                 raise KrakenError("--json and --check name the same file: the report would "
                                   "replace the values it is checked against", token=json_path)
             expected = load_report(check_path)
-        if json_path:
-            check_report_path(json_path)
-        rules = as_rules(rules_name)
+        check_outputs({"--json": json_path}, inputs=inputs)
+        rules = rules_option(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
-        report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
-                           repeat=repeat, progress=progress)
+        with first_run_notice("kraken-bench"):
+            report = run_suite(suite, rules, objective, limit=limit, tt_bits=tt_bits,
+                               repeat=repeat, progress=progress)
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)
-    except KeyboardInterrupt:          # Ctrl-C: no report, exit 130 as the other tools
-        click.echo("\nkraken-bench: interrupted", err=True)
-        sys.exit(130)
     if not quiet:
         click.echo("", err=True)
     click.echo(format_report(report))
     try:
         if json_path:
-            with open(json_path, "w") as f:
-                json.dump(report, f, indent=1)
+            write_text(json_path, json.dumps(report, indent=1), what="--json", inputs=inputs)
         problems = check_against(report, expected) if check_path else []
-    except OSError as e:
-        click.echo(f"kraken-bench: error: cannot write {json_path}: {e.strerror}", err=True)
-        sys.exit(1)
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)
@@ -131,9 +125,10 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
     try:
         if check_path or repeat != 1:
             raise KrakenError("--check and --repeat time the solver's suites; not with --hint")
+        inputs = [suite] if suite.endswith((".txt", ".jsonl")) else []
         if json_path:
-            check_output(json_path, what="the report")
-        rules = as_rules(rules_name)
+            check_output(json_path, what="the report", inputs=inputs)
+        rules = rules_option(rules_name)
         if no_roem:
             rules = dataclasses.replace(rules, trick_roem=False, hand_roem=False)
         if samples is None:
@@ -144,7 +139,8 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
             click.echo("", err=True)
         click.echo(format_hint_report(report))
         if json_path:
-            write_text(json_path, json.dumps(report, indent=1), what="the report")
+            write_text(json_path, json.dumps(report, indent=1), what="the report",
+                       inputs=inputs)
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)

@@ -26,10 +26,11 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
+from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.cards import SEATS, cards_of
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import card_text, suit_text, team_name
+from kraken_solver.formatting import card_text, csv_bool, suit_text, team_name
 
 PROG = "kraken-hint"
 
@@ -161,7 +162,7 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
         rows.append([index, spec.source, spec.line, h.seat, h.side, h.trump, h.objective,
                      card, e.mean, e.se, e.p_made, e.mean_score,
                      "" if e.mean_points is None else e.mean_points, e.p_pit, e.min, e.max,
-                     e.loss, e.loss_se, str(e.best).lower(), str(h.exact).lower(), h.layouts,
+                     e.loss, e.loss_se, csv_bool(e.best), csv_bool(h.exact), h.layouts,
                      "" if h.consistent is None else h.consistent, h.allowed_by_play, h.seed])
     return rows
 
@@ -178,7 +179,7 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
               show_default=True, help="The value the means and the best card use.")
 @click.option("--no-points", is_flag=True,
               help="With --objective score, leave out the mean points (half the searches).")
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
 @click.option("--rules", "rules_spec", default=None, metavar="RULES",
               help="Rules for every deal (overrides [Rules]; [Double] still applies), e.g. "

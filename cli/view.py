@@ -5,7 +5,8 @@ prints its address on stdout and opens the browser (unless ``--no-browser``); Ct
 (``kraken-view: stopped``, exit status 130, as the other tools end on Ctrl-C).  FILE is a deal
 file as ``kraken-solve`` reads it; several deals give a list to pick from.  Without FILE the
 table is empty, to deal into (or ``--random SEED`` deals deal 0 of ``kraken-batch --seed
-SEED``).  ``--export page.html`` writes one self-contained page instead (no server, no
+SEED``).  A toggle on the page shows the player's-view hint (``kraken-hint``) of the player to
+move instead of the double-dummy values.  ``--export page.html`` writes one self-contained page instead (no server, no
 network): the deals and the values along the line played, continued by the best line.
 
 Bad input gives one line ``kraken-view: error: ...`` and exit status 1.  The page and its API
@@ -26,6 +27,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
+from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.errors import KrakenError
 
 PROG = "kraken-view"
@@ -99,9 +101,9 @@ def serve(app, port: int):
 @click.option("--export", "export", type=click.Path(dir_okay=False), metavar="PAGE.html",
               help="Write one self-contained page (no server, no network) with the values "
                    "along the line played (then the best line), and stop.")
-@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False),
+@click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
-@click.option("--first", type=click.Choice(list(SEATS), case_sensitive=False),
+@click.option("--first", type=AsciiChoice(list(SEATS)),
               help="First player for every deal (overrides the file).")
 @click.option("--rules", "rules_text", metavar="RULES",
               help="Rules for every deal (a preset such as kraken or klaverjas-rotterdam; "
@@ -112,8 +114,10 @@ def serve(app, port: int):
 def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, quiet):
     """Explore the deals of FILE in the browser: the four hands, the trick on the table, the
     score sheet, the trump table, and the double-dummy value of every legal card of the
-    player to move (score with made/nat, or points). Click a card to play it; undo, redo,
-    jump to any card, play the best line; paste or deal a new deal.
+    player to move (score with made/nat, or points), or on a toggle the player's view (the
+    mean over the layouts that player cannot tell apart, and P(made), as kraken-hint).
+    Click a card to play it; undo, redo, jump to any card, play the best line; paste or
+    deal a new deal.
 
     Without FILE the table is empty (deal into it on the page), or --random SEED deals one.
     The address of the page encodes the position: a copied link shows it again.
@@ -187,7 +191,10 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
             raise KeyboardInterrupt
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        server.serve_forever()      # returns on Ctrl-C (werkzeug closes the socket)
+        try:
+            server.serve_forever()  # returns on Ctrl-C (werkzeug closes the socket)
+        finally:
+            solver.close()          # a hint still running: its worker processes stop now
         _say("stopped")
         ctx.exit(128 + got.get("signum", signal.SIGINT))
     except KrakenError as err:

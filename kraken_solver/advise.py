@@ -32,7 +32,10 @@ Doubling (RULES.md rules 19-20)
 
     So on one estimate of E a double and a redouble in reply never both pay; if E < 0 a
     double pays and a redouble would cost the playing team 2|E| more.  The estimate is only as
-    sure as its standard error: the advice says "uncertain" when |E| < 2 standard errors.
+    sure as its standard error: the advice says it is within noise when |E| < 2 standard
+    errors, and that it cannot tell at all with one sample (a standard error needs two).  The
+    recommended trump is compared with the next best the same way, on the difference of
+    their scores sample by sample (both were solved on the same layouts).
     Double-dummy values assume everyone sees every card; real play and the information a
     double gives away are not modelled.
 """
@@ -47,10 +50,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .batch import GEN_BLOCK, make_pool, solve_trumps, worker_searcher
-from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, hand_text, is_int, parse_card,
-                    popcount, sort_for_display)
-from .deal import Deal
+from .batch import GEN_BLOCK, check_workers, make_pool, report_progress, solve_trumps, \
+    worker_searcher
+from .cards import (SEATS, SUITS, ascii_upper, card_str, cards_of, hand_text, is_int,
+                    parse_card, popcount, sort_for_display)
+from .deal import Deal, pbn_hand_mask
 from .errors import CardParseError, DealError, KrakenError, short_token
 from .rules import Rules, as_rules
 
@@ -67,27 +71,7 @@ def parse_hand(text: str) -> int:
     if not isinstance(text, str):
         raise DealError("expected a hand like 'AKT.J9.87.Q7'", token=repr(text))
     s = text.strip()
-    suits = s.split(".")
-    if len(suits) != 4:
-        raise DealError("a hand has four suits separated by dots: S.H.D.C", token=s)
-    mask = 0
-    col = 1
-    for si, ranks in enumerate(suits):
-        r = 0
-        while r < len(ranks):
-            ch, width = ranks[r].upper(), 1
-            if ranks[r:r + 2] == "10":
-                ch, width = "T", 2
-            if ch not in RANKS:
-                raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
-                                column=col + r, token=ranks[r])
-            card = si * 8 + RANKS.index(ch)
-            if mask >> card & 1:
-                raise DealError(f"card {card_str(card)} is twice in the hand", column=col + r,
-                                token=card_str(card))
-            mask |= 1 << card
-            r += width
-        col += len(ranks) + 1
+    mask = pbn_hand_mask(s, 1)
     if popcount(mask) != 8:
         raise DealError(f"the hand must hold 8 cards; it holds {popcount(mask)}", token=s)
     return mask
@@ -119,9 +103,10 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
     for item in items:
         text = short_token(item)
         head, colon, rest = item.partition(":")
-        if not colon or len(head.strip()) != 1 or head.strip().upper() not in SEATS:
+        seat_text = ascii_upper(head.strip())
+        if not colon or len(seat_text) != 1 or seat_text not in SEATS:
             raise CardParseError("--known takes SEAT:CARDS, like E:HA,HK", token=text)
-        s = SEATS.index(head.strip().upper())
+        s = SEATS.index(seat_text)
         words = [w for w in rest.replace(",", " ").split() if w]
         if not words:
             raise CardParseError("--known names no card after the seat", token=text)
@@ -175,14 +160,14 @@ def sample_deals(known, seed: int, start: int, stop: int) -> list[Deal]:
 class TrumpAdvice:
     """One trump's estimate over the samples: ``mean_score`` and its standard error
     ``se_score``, ``p_made``, ``mean_points`` (and ``se_points``), ``p_pit`` (points, the
-    playing team's side; probabilities 0..1)."""
+    playing team's side; probabilities 0..1).  A standard error is None with one sample."""
     trump: str
     samples: int
     mean_score: float
-    se_score: float
+    se_score: float | None
     p_made: float
     mean_points: float
-    se_points: float
+    se_points: float | None
     p_pit: float
     best: bool = False
 
@@ -193,9 +178,10 @@ class DoublingAdvice:
     standard error at multiplier 1 (playing team's side); ``by_multiplier``: m -> expected
     score m·E for the playing team; ``double_pays`` (for the defenders, E < 0),
     ``redouble_pays`` (for the playing team in reply, E > 0), ``superdouble_pays`` (E < 0);
-    ``certain``: |E| >= 2 standard errors; ``side``: the advised player's side."""
+    ``certain``: |E| >= 2 standard errors (False with one sample: ``se`` is None then);
+    ``side``: the advised player's side (``"playing team"`` or ``"defenders"``)."""
     expected_score: float
-    se: float
+    se: float | None
     by_multiplier: dict
     double_pays: bool
     redouble_pays: bool
@@ -208,8 +194,12 @@ class DoublingAdvice:
 class Advice:
     """What :func:`advise` found.  ``rows``: one :class:`TrumpAdvice` per trump solved;
     ``recommended``: the trump with the highest mean score (ties: higher P(made), then
-    S H D C); ``doubling``: with a given trump only.  ``scores``: array [samples, trumps] of
-    the exact scores (points)."""
+    S H D C); ``runner_up``, ``margin`` and ``margin_se``: the next best trump, by how much
+    the recommended one beats it in mean score and the standard error of that difference
+    (paired, sample by sample; None with one sample or one trump); ``clear``: the margin is at
+    least 2 standard errors (None when it cannot be told); ``doubling``: with a given trump
+    only.  ``side``: the advised seat's side (the first player's team is the playing team).
+    ``scores``: array [samples, trumps] of the exact scores (points)."""
     hand: str
     seat: str
     first: str
@@ -226,6 +216,11 @@ class Advice:
     workers: int
     peak_worker_mb: float
     scores: np.ndarray = field(repr=False, default=None)
+    runner_up: str | None = None
+    margin: float | None = None
+    margin_se: float | None = None
+    clear: bool | None = None
+    side: str = "playing team"
 
     def to_dict(self) -> dict:
         """JSON-ready dict (no per-sample arrays)."""
@@ -233,7 +228,10 @@ class Advice:
             "hand": self.hand, "seat": self.seat, "first": self.first, "trump": self.trump,
             "rules": self.rules.name, "rules_options": self.rules.to_dict(),
             "samples": self.samples, "seed": self.seed, "known": self.known,
+            "side": self.side,
             "trumps": [asdict(r) for r in self.rows], "recommended": self.recommended,
+            "runner_up": self.runner_up, "margin": self.margin, "margin_se": self.margin_se,
+            "clear": self.clear,
             "doubling": None if self.doubling is None else {
                 **asdict(self.doubling),
                 "by_multiplier": {str(k): v for k, v in self.doubling.by_multiplier.items()}},
@@ -257,13 +255,16 @@ def _advise_chunk(task):
         for j, r in enumerate(solve_trumps(searcher, d, first, rules, trumps=trumps,
                                            points=True, pit=True)):
             score[i, j], points[i, j], pit[i, j] = r.score, r.points, r.pit
+        report_progress(i + 1)
     return {"start": start, "score": score, "points": points, "pit": pit,
             "nodes": searcher.nodes - n0, "seconds": time.perf_counter() - t0,
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
 
 
-def _se(x: np.ndarray) -> float:
-    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
+def _se(x: np.ndarray) -> float | None:
+    """The standard error of the mean of ``x``; None for fewer than 2 values (it cannot be
+    estimated from one)."""
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else None
 
 
 def doubling_advice(scores: np.ndarray, multiplier: int, side: str) -> DoublingAdvice:
@@ -274,22 +275,24 @@ def doubling_advice(scores: np.ndarray, multiplier: int, side: str) -> DoublingA
     return DoublingAdvice(expected_score=e, se=se,
                           by_multiplier={m: m * e for m in (1, 2, 4, 8)},
                           double_pays=e < 0, redouble_pays=e > 0, superdouble_pays=e < 0,
-                          certain=abs(e) >= 2 * se and e != 0, side=side)
+                          certain=se is not None and abs(e) >= 2 * se and e != 0, side=side)
 
 
 def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed: int = 1,
            rules=None, known=(), workers: int | None = None, scheduler: str | None = None,
-           progress=None) -> Advice:
+           progress=None, log=None) -> Advice:
     """Estimate the value of each trump (or of ``trump``) for a known hand by sampling.
 
     ``hand``: ``"S.H.D.C"`` text or a mask (8 cards) of ``seat``; ``first``: the first player
-    (default: ``seat`` when choosing trump; with a given ``trump``, the seat before ``seat``,
-    so that ``seat`` defends: N for E); ``samples``: deals to draw; ``seed``: SeedSequence
+    (default: ``seat``, with or without ``trump``: the advice is then the playing team's; give
+    the seat that chose trump to advise a defender); ``samples``: deals to draw; ``seed``:
+    SeedSequence
     seed; ``rules``: Rules/preset; ``known``: ``"E:HA,HK"`` strings (or one such string;
     see :func:`parse_known`); ``workers``: processes
     (default one per core), or ``scheduler``: a Dask cluster (``"local:N"`` or
     ``"tcp://HOST:PORT"``, as ``kraken-batch --scheduler``); ``progress``: a tqdm-like
-    object with ``update(n)``, or None.
+    object with ``update(n)`` (moved by each solved sample), or None; ``log``: a function
+    taking one line of news (a scheduler still being tried).
 
     Returns :class:`Advice` (values in points, the playing team's side).  Raises DealError for
     a bad hand, CardParseError/KrakenError for bad or impossible ``known`` constraints and a
@@ -302,39 +305,43 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     if popcount(mask) != 8:
         raise DealError("the hand must hold 8 cards", token=hand_text(mask))
     trump_i = as_suit(trump) if trump is not None else None
-    if first is None:
-        first_i = seat_i if trump_i is None else (seat_i - 1) % 4
-    else:
-        first_i = as_seat(first)
+    # one default whether or not the trump is given: the hand's own seat leads and chose
+    # trump (the output says whose side the advice is for)
+    first_i = seat_i if first is None else as_seat(first)
     rules_r = as_rules(rules)
     if not is_int(samples) or not 1 <= samples <= MAX_SAMPLES:
         raise KrakenError(f"the number of samples must be a whole number from 1 to "
                           f"{MAX_SAMPLES:,}", token=repr(samples))
     if not is_int(seed) or seed < 0:
         raise KrakenError("the seed must be a whole number >= 0", token=repr(seed))
-    if workers is not None and (not is_int(workers) or workers < 1):
-        raise KrakenError("the number of workers must be a whole number >= 1 (or None: one "
-                          "per core)", token=repr(workers))
+    check_workers(workers)
     samples, seed = int(samples), int(seed)
     known_masks = parse_known(known, seat_i, mask)
     trumps = (trump_i,) if trump_i is not None else (0, 1, 2, 3)
 
-    pool = make_pool(workers, scheduler)
+    pool = make_pool(workers, scheduler, log=log)
     t0 = time.perf_counter()
     results = []
     nodes = 0
     peak = 0.0
+    done = 0
+
+    def tick(partial):
+        if progress is not None and done + partial > progress.n:
+            progress.update(done + partial - progress.n)
+
     with pool:
         # the samples do not depend on the chunks (sample i comes from the seed and i)
         chunk = max(1, min(GEN_BLOCK, -(-samples // (4 * max(1, pool.workers)))))
         tasks = ((a, min(samples, a + chunk), seed, tuple(known_masks), first_i, rules_r,
                   trumps) for a in range(0, samples, chunk))
-        for res in pool.run(_advise_chunk, tasks):
+        for res in pool.run(_advise_chunk, tasks,
+                            on_tick=tick if progress is not None else None):
             results.append(res)
             nodes += res["nodes"]
             peak = max(peak, res["maxrss_mb"])
-            if progress is not None:
-                progress.update(len(res["score"]))
+            done += len(res["score"])
+            tick(0)
     seconds = time.perf_counter() - t0
     results.sort(key=lambda r: r["start"])
     score = np.concatenate([r["score"] for r in results])
@@ -348,13 +355,22 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
             trump=SUITS[t], samples=samples, mean_score=float(s.mean()), se_score=_se(s),
             p_made=float((s > 0).mean()), mean_points=float(points[:, j].mean()),
             se_points=_se(points[:, j]), p_pit=float(pit[:, j].mean())))
-    best = max(rows, key=lambda r: (r.mean_score, r.p_made, -SUITS.index(r.trump)))
+    order = sorted(range(len(rows)), key=lambda j: (rows[j].mean_score, rows[j].p_made,
+                                                    -SUITS.index(rows[j].trump)), reverse=True)
+    best = rows[order[0]]
     top = best.mean_score
     for r in rows:
         r.best = r.mean_score == top
+    runner_up = margin = margin_se = clear = None
+    if len(rows) > 1:
+        second = rows[order[1]]
+        diff = (score[:, order[0]] - score[:, order[1]]).astype(np.float64)
+        runner_up, margin, margin_se = second.trump, float(diff.mean()), _se(diff)
+        if margin_se is not None:
+            clear = bool(margin > 0 and margin >= 2 * margin_se)
+    side = "playing team" if (seat_i & 1) == (first_i & 1) else "defenders"
     doubling = None
     if trump_i is not None:
-        side = "playing team" if (seat_i & 1) == (first_i & 1) else "defenders"
         doubling = doubling_advice(score[:, 0], rules_r.multiplier, side)
     known_out = {SEATS[s]: [card_str(c) for c in sort_for_display(cards_of(known_masks[s]))]
                  for s in range(4) if s != seat_i and known_masks[s]}
@@ -362,11 +378,19 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
                   trump=SUITS[trump_i] if trump_i is not None else None, rules=rules_r,
                   samples=samples, seed=seed, known=known_out, rows=rows,
                   recommended=best.trump, doubling=doubling, seconds=seconds, nodes=nodes,
-                  workers=pool.workers, peak_worker_mb=peak, scores=score)
+                  workers=pool.workers, peak_worker_mb=peak, scores=score,
+                  runner_up=runner_up, margin=margin, margin_se=margin_se, clear=clear,
+                  side=side)
+
+
+def _pm(se: float | None, width: int) -> str:
+    """``+- SE`` for the text tables, or a gap as wide when there is no standard error."""
+    return f"+- {se:{width}.1f}" if se is not None else "+- " + "n/a".rjust(width)
 
 
 def format_advice(a: Advice, *, ascii: bool = False) -> str:
-    """The advice as text: a table per trump and the recommendation or the doubling advice."""
+    """The advice as text: whose side it is for, a table per trump, and the recommendation
+    or the doubling advice, with how sure it is (within noise, or too few samples to tell)."""
     from .cards import SUIT_SYMBOLS
 
     def sym(s):
@@ -376,35 +400,67 @@ def format_advice(a: Advice, *, ascii: bool = False) -> str:
     lines = [f"Hand of {a.seat}: " + "  ".join(
         f"{sym(SUITS[i])} {part or '-'}" for i, part in enumerate(a.hand.split("."))),
         f"First player {a.first} (playing team {team}); rules {a.rules.name}; "
-        f"{a.samples} samples, seed {a.seed}"]
+        f"{a.samples} sample{'s' if a.samples != 1 else ''}, seed {a.seed}"]
+    if a.side == "playing team":
+        whose = (f"Advice for {a.seat}, on the playing team ({team}"
+                 + (f": {a.seat} is the first player and chooses trump)" if a.seat == a.first
+                    else f": {a.first} is the first player)"))
+    else:
+        whose = (f"Advice for {a.seat}, a defender ({a.first} is the first player; the "
+                 f"playing team is {team})")
+    lines.append(whose)
     if a.known:
         lines.append("Known: " + "; ".join(f"{s}: {' '.join(c)}" for s, c in a.known.items()))
     lines.append("Values: double dummy, points, the playing team's side; +- = standard error")
+    if a.samples < 2:
+        lines.append("One sample: too few to estimate a standard error or to tell the trumps "
+                     "apart; give --samples 2 or more (hundreds for firm advice)")
     lines.append("")
     lines.append("  trump   mean score      P(made)   mean points    P(pit)")
     for r in a.rows:
         mark = "  best" if r.best and a.trump is None else ""
-        lines.append(f"  {sym(r.trump)}      {r.mean_score:+8.1f} +- {r.se_score:5.1f}   "
-                     f"{r.p_made:6.3f}   {r.mean_points:7.1f} +- {r.se_points:4.1f}   "
+        lines.append(f"  {sym(r.trump)}      {r.mean_score:+8.1f} {_pm(r.se_score, 5)}   "
+                     f"{r.p_made:6.3f}   {r.mean_points:7.1f} {_pm(r.se_points, 4)}   "
                      f"{r.p_pit:6.3f}{mark}")
     lines.append("")
     if a.doubling is None:
-        lines.append(f"Recommended trump: {sym(a.recommended)} (highest mean score)")
+        line = f"Recommended trump: {sym(a.recommended)} (highest mean score)"
+        if a.runner_up is not None:
+            if a.clear is None:
+                line += (f"; too few samples to tell it from {sym(a.runner_up)} (a standard "
+                         "error needs at least 2)")
+            elif not a.clear:
+                line += (f"; within noise of {sym(a.runner_up)}: {a.margin:+.1f} "
+                         f"+- {a.margin_se:.1f} a deal, less than 2 standard errors (more "
+                         "samples would tell them apart)")
+            else:
+                line += (f"; {a.margin:+.1f} +- {a.margin_se:.1f} a deal better than "
+                         f"{sym(a.runner_up)}")
+        lines.append(line)
         return "\n".join(lines)
     d = a.doubling
-    you = f"you ({a.seat}) are on the {d.side}' side" if d.side == "defenders" \
+    you = f"you ({a.seat}) are on the defenders' side" if d.side == "defenders" \
         else f"you ({a.seat}) are on the playing team"
-    sure = "" if d.certain else " (uncertain: within 2 standard errors of 0)"
-    lines.append(f"Doubling ({you}); the playing team's expected score is m x "
-                 f"{d.expected_score:+.1f} +- {d.se:.1f} at multiplier m:")
-    lines.append(f"  defenders double (x2): "
-                 f"{'pays' if d.double_pays else 'does not pay'}{sure}: the defenders' "
+    if d.se is None:
+        est = f"{d.expected_score:+.1f} (one sample, no standard error)"
+    else:
+        est = f"{d.expected_score:+.1f} +- {d.se:.1f}"
+
+    def verdict(pays: bool) -> str:
+        if d.se is None:
+            return ("cannot tell from one sample (a standard error needs at least 2; this "
+                    f"sample alone says it {'pays' if pays else 'does not pay'})")
+        word = "pays" if pays else "does not pay"
+        return word if d.certain else f"{word}, within noise (less than 2 standard errors " \
+                                      "from 0: more samples would tell)"
+    lines.append(f"Doubling ({you}); the playing team's expected score is m x {est} at "
+                 "multiplier m:")
+    lines.append(f"  defenders double (x2): {verdict(d.double_pays)}; the defenders' "
                  f"expected result goes from {-d.by_multiplier[1]:+.1f} to "
                  f"{-d.by_multiplier[2]:+.1f}")
-    lines.append(f"  playing team redoubles in reply (x4): "
-                 f"{'pays' if d.redouble_pays else 'does not pay'}{sure}: its expected "
-                 f"score goes from {d.by_multiplier[2]:+.1f} to {d.by_multiplier[4]:+.1f}")
-    lines.append(f"  defenders superdouble (x8): "
-                 f"{'pays' if d.superdouble_pays else 'does not pay'}{sure}: theirs goes "
+    lines.append(f"  playing team redoubles in reply (x4): {verdict(d.redouble_pays)}; its "
+                 f"expected score goes from {d.by_multiplier[2]:+.1f} to "
+                 f"{d.by_multiplier[4]:+.1f}")
+    lines.append(f"  defenders superdouble (x8): {verdict(d.superdouble_pays)}; theirs goes "
                  f"from {-d.by_multiplier[4]:+.1f} to {-d.by_multiplier[8]:+.1f}")
     return "\n".join(lines)

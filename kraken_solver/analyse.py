@@ -14,7 +14,6 @@ Every value is a ``score`` value (RULES.md rule 23) in points, from the playing 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from .cards import SEATS, card_str, parse_card
@@ -228,74 +227,117 @@ def require_matplotlib():
     return matplotlib
 
 
-def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False) -> str:
-    """Draw the double-dummy score (rule 23, points, playing team's side) through the play,
-    card by card, and write it to ``path`` as a PNG; returns the path.
+def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
+              inputs=()) -> str:
+    """Draw the double-dummy score (rule 23, points) through the play, card by card, from the
+    playing team's side, and write it to ``path`` as a PNG; returns the path.
 
-    The line starts at the score before the first card (x = 0) and takes the value after each
-    card (x = its number); tricks are shaded in turn; a zero line separates made from nat
-    (rule 25); each mistake (cost > 0) is marked with its card, in the colour of the
-    player's team (turning points with a larger marker).  Uses matplotlib's Agg canvas
-    directly, so it never changes the global backend.  Raises ImportError (``pip install
-    matplotlib``) when matplotlib is missing, OSError when the file cannot be written."""
+    The line starts at the score before the first card (x = 0, a square; its value in the
+    legend) and takes the
+    value after each card (x = its number); tricks are shaded in turn and numbered along the
+    top; a zero line separates made (above) from nat (below, rule 25), labelled outside the
+    plot.  Each mistake (cost > 0) gets one numbered mark in the colour of its player's team
+    (a larger one where it turned the deal between made and nat), and a numbered note below
+    the plot says who played what, its cost and the best cards.  The legend sits below the
+    plot, so it never hides the line.  Uses matplotlib's Agg canvas directly (the global
+    backend is never changed) and writes through :func:`kraken_solver.outputs.save_figure`
+    (atomically, never over one of ``inputs``).  Raises ImportError (``pip install
+    matplotlib``) when matplotlib is missing, OutputError when the file cannot be written."""
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.transforms import blended_transform_factory
 
     from .formatting import card_text
+    from .outputs import save_figure
 
     reviews = list(reviews)
-    fig = Figure(figsize=(10, 4.8), dpi=100)
+    mistakes = [r for r in reviews if r.mistake]
+    colours = {"N-S": "tab:red", "E-W": "tab:blue"}
+    playing = None
+    if reviews:
+        r0 = reviews[0]
+        playing = r0.team if r0.playing else TEAMS[1 - TEAMS.index(r0.team)]
+    notes = []
+    for k, r in enumerate(mistakes, start=1):
+        best = " ".join(card_text(c, ascii) for c in r.best_cards)
+        turned = (", turned made to nat" if r.value_before > 0 else ", turned nat to made") \
+            if r.turned else ""
+        notes.append((k, r, f"{k}. card {r.number} (trick {r.trick}): {r.seat} "
+                            f"{card_text(r.card, ascii)}, cost {r.cost} for {r.team}{turned}; "
+                            f"best {best}"))
+    columns = 2 if len(notes) > 4 else 1
+    note_rows = -(-len(notes) // columns)
+    # heights in inches: title and trick numbers, the plot, the x label, the legend, notes
+    shaded = bool(reviews) and reviews[-1].trick >= 2     # a trick shaded
+    entries = 2 + shaded + len({r.team for r in mistakes})  # the legend's, in two columns
+    top_in, plot_in, xlabel_in = 0.75, 3.4, 0.5
+    legend_in = 0.2 * -(-entries // 2) + 0.15
+    notes_in = 0.22 * note_rows + (0.25 if notes else 0.05)
+    height = top_in + plot_in + xlabel_in + legend_in + notes_in
+    fig = Figure(figsize=(10, height), dpi=100)
     FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
+    bottom = 1 - (top_in + plot_in) / height
+    ax = fig.add_axes((0.08, bottom, 0.82, plot_in / height))
     if reviews:
         xs = [0] + [r.number for r in reviews]
         ys = [reviews[0].value_before] + [r.value_after for r in reviews]
         last_trick = reviews[-1].trick
+        spans = []
         for t in range(1, last_trick + 1):
             nums = [r.number for r in reviews if r.trick == t]
+            spans.append((t, min(nums) - 0.5, max(nums) + 0.5))
             if t % 2 == 0:
                 ax.axvspan(min(nums) - 0.5, max(nums) + 0.5, color="0.93", zorder=0)
         ax.axhline(0, color="0.4", linewidth=0.8, zorder=1)
-        ax.step(xs, ys, where="post", color="black", linewidth=1.6, zorder=2,
-                label="double-dummy score")
+        ax.step(xs, ys, where="post", color="black", linewidth=1.6, zorder=2)
         ax.plot(xs, ys, "o", color="black", markersize=2.5, zorder=3)
-        colours = {"N-S": "tab:red", "E-W": "tab:blue"}
-        used = set()
-        for r in reviews:
-            if not r.mistake:
-                continue
-            label = None
-            if r.team not in used:
-                used.add(r.team)
-                label = f"mistake by {r.team}"
-            ax.plot([r.number], [r.value_after], "v" if r.playing else "^",
-                    color=colours[r.team], markersize=11 if r.turned else 8, zorder=4,
-                    label=label)
-            ax.annotate(f"{r.seat} {card_text(r.card, ascii)}: cost {r.cost}"
-                        + (" (turned)" if r.turned else ""),
-                        (r.number, r.value_after), textcoords="offset points",
-                        xytext=(4, 8 if r.value_after >= r.value_before else -14), fontsize=8,
-                        color=colours[r.team])
-        ax.set_xlim(-0.5, max(xs) + 0.5)
-        ticks = [r.number for r in reviews if r.number == 1 or
-                 r.trick != reviews[r.number - 2].trick]
-        ax.set_xticks([t - 1 for t in ticks] + [max(xs)])
+        ax.plot([0], [ys[0]], "s", color="black", markersize=6, zorder=3)
+        for k, r, _ in notes:
+            size = 15 if r.turned else 12
+            ax.plot([r.number], [r.value_after], "o", color=colours[r.team],
+                    markersize=size, zorder=4, markeredgecolor="white",
+                    markeredgewidth=0.8)
+            ax.text(r.number, r.value_after, str(k), color="white", fontsize=7 if k < 10 else 6,
+                    ha="center", va="center", zorder=5, fontweight="bold")
+        ax.set_xlim(-0.7, max(xs) + 0.7)
+        ax.set_xticks(list(range(0, max(xs) + 1, 4)) if max(xs) >= 8 else xs)
+        top = ax.secondary_xaxis("top")
+        top.set_xticks([(a + b) / 2 for _, a, b in spans])
+        top.set_xticklabels([str(t) for t, _, _ in spans], fontsize=8)
+        top.tick_params(length=0)
+        top.set_xlabel("trick", fontsize=8)
         ymin, ymax = min(ys + [0]), max(ys + [0])
-        pad = max(10, (ymax - ymin) * 0.12)
+        pad = max(10, (ymax - ymin) * 0.14)
         ax.set_ylim(ymin - pad, ymax + pad)
-        ax.text(0.995, 0.98, "made", transform=ax.transAxes, ha="right", va="top",
-                fontsize=8, color="0.4")
-        ax.text(0.995, 0.02, "nat", transform=ax.transAxes, ha="right", va="bottom",
-                fontsize=8, color="0.4")
-        ax.legend(loc="upper left", fontsize=8)
-    ax.set_xlabel("cards played (shaded: every other trick)")
-    ax.set_ylabel("score, playing team's side (points)")
+        side = blended_transform_factory(ax.transAxes, ax.transData)
+        ax.text(1.01, 0, "made \u2191", transform=side, ha="left", va="bottom", fontsize=8,
+                color="0.3")
+        ax.text(1.01, 0, "nat \u2193", transform=side, ha="left", va="top", fontsize=8,
+                color="0.3")
+        handles = [Line2D([], [], color="black", linewidth=1.6,
+                          label="double-dummy score after each card"),
+                   Line2D([], [], marker="s", linestyle="", color="black", markersize=6,
+                          label=f"start: {ys[0]:+d} before the first card"),
+                   ] + ([Patch(color="0.93", label="shaded: every other trick")] if shaded
+                        else [])
+        handles += [Line2D([], [], marker="o", linestyle="", color=colours[t], markersize=8,
+                           label=f"mistake by {t}, numbered as below (larger: turned made/nat)")
+                    for t in TEAMS if any(r.team == t for r in mistakes)]
+        fig.legend(handles=handles, loc="upper left", ncol=2, fontsize=8, frameon=False,
+                   bbox_to_anchor=(0.07, 1 - (top_in + plot_in + xlabel_in) / height))
+    ax.set_xlabel("cards played", fontsize=9)
+    who = f"{playing}'s side, the playing team" if playing else "the playing team's side"
+    ax.set_ylabel(f"score ({who}), points", fontsize=9)
     if title:
         # as plain text: a file name such as 'p$x$.txt' is no math (parse_math: matplotlib 3.5)
-        ax.set_title(title, fontsize=10, parse_math=False)
+        ax.set_title(title, fontsize=10, parse_math=False, pad=22)
     ax.grid(axis="y", color="0.85", linewidth=0.6)
-    fig.tight_layout()
-    path = os.fspath(path)
-    fig.savefig(path, format="png")
-    return path
+    y = 1 - (top_in + plot_in + xlabel_in + legend_in) / height
+    for i, (_, r, text) in enumerate(notes):
+        col, row = divmod(i, note_rows)
+        fig.text(0.08 + col * 0.46, y - row * 0.22 / height, text, fontsize=8,
+                 color=colours[r.team], va="top", parse_math=False)
+    return save_figure(fig, path, what="the plot", inputs=inputs)

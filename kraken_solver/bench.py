@@ -21,8 +21,8 @@ import os
 import platform
 import re
 import resource
-import sys
 import time
+from array import array
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from .cards import is_int
 from .deal import Deal
 from .errors import KrakenError
 from .roem import hand_roem_masks
-from .rules import Rules, as_rules
+from .rules import Rules
 from .solver import Position, Searcher, default_searcher
 
 # ASCII digits, N below 10**9 and S of at most 20 digits (\d would also take '²' and the like)
@@ -45,21 +45,22 @@ def suite_name(suite: str) -> str:
 
 
 def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
+    """The deals of a suite (see :func:`iter_suite`) as a list, for small suites."""
+    return list(iter_suite(name, limit))
+
+
+def iter_suite(name: str, limit: int | None = None):
     """The deals of a suite ``random-N-seedS`` (N >= 1) or of a deal file ``*.txt`` (full
-    deals, no played cards), or their first ``limit`` deals.  Raises KrakenError for another
-    name, and the errors of :func:`~kraken_solver.dealfile.parse_deal_file` for a bad file."""
+    deals, no played cards), or their first ``limit`` deals: an iterator that makes each deal
+    when it is needed (a suite of a billion deals costs nothing before its first solve; a
+    deal file is streamed, :class:`~kraken_solver.dealfile.DealReader`).  Raises KrakenError
+    for another name at once, and the errors of the reader for a bad file (its first MiB at
+    once, the rest as it is reached)."""
     if name.endswith(".txt"):
-        from .dealfile import parse_deal_file
-        specs = parse_deal_file(name)
-        for spec in specs:
-            if spec.played:
-                raise KrakenError("a benchmark suite holds deals as dealt; this deal has "
-                                  "played cards", source=spec.source, line=spec.line)
-            if spec.deal.size != 8:
-                raise KrakenError("a benchmark suite holds full deals (8 cards a hand); this "
-                                  f"deal has {spec.deal.size}", source=spec.source,
-                                  line=spec.line)
-        return [spec.deal for spec in specs[:limit]]
+        from .dealfile import DealReader
+        reader = DealReader(name, check=_suite_deal)
+        reader.check_ahead()
+        return _first((spec.deal for spec in reader), limit)
     m = SUITE_RE.fullmatch(name)
     if not m or int(m.group(1)) < 1:
         raise KrakenError("a suite is random-N-seedS with 1 <= N < 10**9 and S a whole number "
@@ -68,23 +69,64 @@ def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
     n, seed = int(m.group(1)), int(m.group(2))
     if limit is not None:
         n = min(n, limit)
-    return random_deals(n, seed)
+    return iter_random_deals(n, seed)
+
+
+def _first(it, limit):
+    for i, x in enumerate(it):
+        if limit is not None and i >= limit:
+            return
+        yield x
+
+
+def _suite_deal(spec) -> None:
+    if spec.played:
+        raise KrakenError("a benchmark suite holds deals as dealt; this deal has "
+                          "played cards", source=spec.source, line=spec.line)
+    if spec.deal.size != 8:
+        raise KrakenError("a benchmark suite holds full deals (8 cards a hand); this "
+                          f"deal has {spec.deal.size}", source=spec.source, line=spec.line)
 
 
 def random_deals(n: int, seed: int) -> list[Deal]:
-    """``n`` full deals from ``SeedSequence(seed)``, one child sequence per deal."""
-    children = np.random.SeedSequence(seed).spawn(n)
-    deals = []
-    for child in children:
+    """``n`` full deals from ``SeedSequence(seed)``, one child sequence per deal (a list; see
+    :func:`iter_random_deals`)."""
+    return list(iter_random_deals(n, seed))
+
+
+def iter_random_deals(n: int, seed: int):
+    """The deals of :func:`random_deals` one at a time, each made when it is needed: child
+    ``i`` is ``SeedSequence(seed, spawn_key=(i,))``, the same as
+    ``SeedSequence(seed).spawn(n)[i]``, so nothing is made in proportion to ``n`` before the
+    first deal."""
+    for i in range(n):
+        child = np.random.SeedSequence(seed, spawn_key=(i,))
         perm = np.random.default_rng(child).permutation(32)
-        deals.append(Deal(tuple(int(sum(1 << int(c) for c in perm[8 * k:8 * k + 8]))
-                                for k in range(4))))
-    return deals
+        yield Deal(tuple(int(sum(1 << int(c) for c in perm[8 * k:8 * k + 8]))
+                         for k in range(4)))
 
 
 def deals_checksum(deals) -> str:
     """Short SHA-256 of the deals (PBN from N, space separated): which deals a suite holds."""
-    return hashlib.sha256(" ".join(str(d) for d in deals).encode()).hexdigest()[:16]
+    h = _DealsChecksum()
+    for d in deals:
+        h.add(d)
+    return h.hexdigest()
+
+
+class _DealsChecksum:
+    """:func:`deals_checksum` one deal at a time."""
+
+    def __init__(self):
+        self._h = hashlib.sha256()
+        self._first = True
+
+    def add(self, deal) -> None:
+        self._h.update(((" " if not self._first else "") + str(deal)).encode())
+        self._first = False
+
+    def hexdigest(self) -> str:
+        return self._h.hexdigest()[:16]
 
 
 def checksum(values) -> str:
@@ -113,15 +155,21 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
     RuntimeError if two runs of one solve differ in value or nodes (a bug)."""
     if not is_int(repeat) or not 1 <= repeat <= 100:
         raise KrakenError("repeat must be a whole number from 1 to 100", token=repr(repeat))
-    deals = suite_deals(name, limit)
+    deals = iter_suite(name, limit)
+    total = _suite_size(name, limit)
     # load (or compile) the kernels once, timed apart from the solves
     t0 = time.perf_counter()
     warm = Searcher(tt_bits=tt_bits) if tt_bits else default_searcher()
     warm.value(Position("N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q", 0, 0, rules), objective)
     compile_s = time.perf_counter() - t0
     searcher = Searcher(tt_bits=tt_bits) if tt_bits else Searcher()
-    ms, nodes, values, spread = [], [], [], []
+    # 8 bytes a solve (Python lists would take 4 to 5 times that)
+    ms, nodes, values, spread = array("d"), array("q"), array("q"), array("d")
+    checksum_of_deals = _DealsChecksum()
+    n_deals = 0
     for i, deal in enumerate(deals):
+        checksum_of_deals.add(deal)
+        n_deals += 1
         for trump in range(4):
             runs = []
             pos = Position(deal, trump, 0, rules)
@@ -140,12 +188,15 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
             ms.append(fastest)
             spread.append(max(runs) / fastest - 1.0 if fastest > 0 else 0.0)
         if progress:
-            progress(i + 1, len(deals))
-    ms_a = np.array(ms)
-    nodes_a = np.array(nodes)
+            progress(i + 1, total)
+    if not n_deals:                 # pragma: no cover - a suite has at least one deal
+        raise KrakenError("the suite has no deals", token=name)
+    ms_a = np.frombuffer(ms, dtype=np.float64)
+    nodes_a = np.frombuffer(nodes, dtype=np.int64)
     return {
-        "suite": suite_name(name), "deals": len(deals),
-        "deals_checksum": deals_checksum(deals), "solves": len(ms), "rules": rules.name,
+        "suite": suite_name(name), "deals": n_deals,
+        "deals_checksum": checksum_of_deals.hexdigest(), "solves": len(ms),
+        "rules": rules.name,
         "objective": objective, "first": "N", "repeat": repeat,
         "median_ms": float(np.median(ms_a)), "p95_ms": float(np.percentile(ms_a, 95)),
         "max_ms": float(ms_a.max()), "mean_ms": float(ms_a.mean()),
@@ -157,9 +208,18 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
         "compile_or_load_s": compile_s,
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
         "tt_entries": int(searcher.tt.size // 2),
-        "checksum": checksum(values), "values": values,
+        "checksum": checksum(values), "values": [int(v) for v in values],
         "python": platform.python_version(), "machine": platform.machine(),
     }
+
+
+def _suite_size(name: str, limit: int | None) -> int | None:
+    """The number of deals of a ``random-N-seedS`` suite (with ``limit``), None for a file."""
+    m = SUITE_RE.fullmatch(name)
+    if not m:
+        return None
+    n = int(m.group(1))
+    return n if limit is None else min(n, limit)
 
 
 def format_report(r: dict) -> str:
@@ -184,17 +244,6 @@ def format_report(r: dict) -> str:
     ])
 
 
-def check_report_path(path: str) -> None:
-    """Fail now, not after the solves, if a report cannot be written to ``path``: KrakenError
-    when its folder does not exist, or it or the folder cannot be written."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise KrakenError("--json: no such folder", token=folder)
-    if not os.access(folder, os.W_OK) or \
-            (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise KrakenError("--json: cannot write there", token=path)
-
-
 def load_report(path: str) -> dict:
     """A stored kraken-bench JSON report.  Raises KrakenError if it cannot be read or has no
     ``values`` list."""
@@ -205,6 +254,12 @@ def load_report(path: str) -> dict:
         raise KrakenError(f"cannot read the stored report: {e}", source=path) from None
     if not isinstance(expected, dict) or not isinstance(expected.get("values"), list):
         raise KrakenError("not a kraken-bench JSON report (no 'values' list)", source=path)
+    if not expected["values"]:
+        raise KrakenError("the stored report has no values to check against (an empty "
+                          "'values' list)", source=path)
+    if not all(is_int(v) for v in expected["values"]):
+        raise KrakenError("the stored report's 'values' are not all whole numbers",
+                          source=path)
     return expected
 
 
@@ -228,6 +283,9 @@ def check_against(report: dict, expected) -> list[str]:
             problems.append(f"{key}: expected {expected.get(key)!r}, ran {report.get(key)!r}")
     ev, rv = expected.get("values", []), report["values"]
     n = min(len(ev), len(rv))
+    if n == 0:
+        problems.append(f"no solve to compare: the stored report has {len(ev)} values, the run "
+                        f"{len(rv)}")
     for i in range(n):
         if ev[i] != rv[i]:
             problems.append(f"solve {i} (deal {i // 4}, trump {'SHDC'[i % 4]}): "
@@ -394,7 +452,7 @@ def format_hint_report(r: dict) -> str:
         f"  Numba load/compile (apart): {r['compile_or_load_s']:.2f} s;  peak memory "
         f"{r['peak_memory_mb']:.0f} MB (this process), {r['peak_worker_mb']:.0f} MB (largest "
         "worker)",
-        f"  load average at the end: " + (", ".join(f"{x:.2f}" for x in r["load_average"])
+        "  load average at the end: " + (", ".join(f"{x:.2f}" for x in r["load_average"])
                                            if r.get("load_average") else "unknown"),
         f"  values checksum {r['checksum']}",
     ])

@@ -43,11 +43,24 @@ def is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not is_bool(x)
 
 
+def ascii_upper(text: str) -> str:
+    """``text`` in upper case if it is ASCII, else unchanged.  Only the ASCII letters are
+    folded: ``str.upper`` also turns ``'ſ'`` (long s) into ``'S'`` and ``'ı'`` into ``'I'``,
+    which would make cards, suits and seats of letters the README does not list."""
+    return text.upper() if text.isascii() else text
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` in lower case if it is ASCII, else unchanged (``str.lower`` turns the Kelvin
+    sign, U+212A, into ``'k'``): see :func:`ascii_upper`."""
+    return text.lower() if text.isascii() else text
+
+
 def parse_suit(text: str) -> int:
     """Suit letter (``S H D C``, any case) or symbol (``♠ ♥ ♦ ♣``) -> suit index 0..3.
     Raises CardParseError."""
     t = text.strip()
-    t = SYMBOL_SUITS.get(t, t).upper()
+    t = ascii_upper(SYMBOL_SUITS.get(t, t))
     if len(t) != 1 or t not in SUITS:
         raise CardParseError("expected a suit S, H, D or C", token=text)
     return SUITS.index(t)
@@ -55,7 +68,7 @@ def parse_suit(text: str) -> int:
 
 def parse_seat(text: str) -> int:
     """Seat letter (``N E S W``, any case) -> seat index 0..3.  Raises CardParseError."""
-    t = text.strip().upper()
+    t = ascii_upper(text.strip())
     if len(t) != 1 or t not in SEATS:
         raise CardParseError("expected a seat N, E, S or W", token=text)
     return SEATS.index(t)
@@ -63,7 +76,7 @@ def parse_seat(text: str) -> int:
 
 def parse_rank(text: str) -> int:
     """Rank (``A K Q J T 9 8 7`` or ``10``) -> natural rank 0..7.  Raises CardParseError."""
-    t = text.strip().upper()
+    t = ascii_upper(text.strip())
     if t == "10":
         t = "T"
     if len(t) != 1 or t not in RANKS:

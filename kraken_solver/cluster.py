@@ -32,6 +32,17 @@ from .errors import KrakenError
 
 #: seconds to wait for the scheduler to answer and for the first worker to join
 CONNECT_TIMEOUT = 30.0
+#: seconds after which a connection still being tried is reported (it goes on until
+#: CONNECT_TIMEOUT)
+STILL_TRYING_AFTER = 3.0
+#: seconds any other call to the scheduler may take (a scheduler that takes the connection
+#: but never answers must not hang the batch)
+CALL_TIMEOUT = 30.0
+#: seconds without a finished chunk after which the scheduler is asked whether it still
+#: answers (a chunk may take minutes; a silent scheduler is found within this + CALL_TIMEOUT)
+HEARTBEAT = 15.0
+#: seconds between two looks at the running chunks (progress, finished chunks)
+POLL = 0.1
 #: loggers quieted while a DaskPool is open (their news reaches the user as one error line)
 QUIET_LOGGERS = ("distributed", "tornado", "asyncio")
 #: seconds between two refreshes of the number of worker threads (workers may join later)
@@ -55,7 +66,7 @@ def parse_scheduler(text: str) -> tuple[str, object]:
     address ``tcp://HOST:PORT`` (``tls://``, ``ws://``, ``wss://`` too; a bare ``HOST:PORT``
     means tcp).  Raises KrakenError naming the token for anything else."""
     text = (text or "").strip()
-    if text.lower().startswith("local"):
+    if text[:5].isascii() and text[:5].lower() == "local":
         rest = text[5:]
         if re.fullmatch(r":[0-9]{1,6}", rest) and int(rest[1:]) >= 1:
             n = int(rest[1:])
@@ -93,6 +104,41 @@ def require_distributed():
     return distributed
 
 
+class NoAnswer(KrakenError):
+    """A call to the Dask scheduler that did not return in time (see :func:`within`)."""
+
+
+def within(seconds: float, fn, what: str, *, still=None, log=None):
+    """``fn()``, given at most ``seconds``: run in a daemon thread, its result returned and its
+    exception raised again; when it has not returned by then, :class:`NoAnswer` ("cannot
+    WHAT: no answer within N s"; the thread is left to Dask, which ends with the process).
+    ``still`` (seconds) and ``log``: a line of news when it is still running after ``still``
+    seconds (e.g. "still trying to reach ...").  Every wait on the network goes through here,
+    so none can hang the command."""
+    import threading
+    box = {}
+
+    def call():
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # noqa: B902 - handed to the caller's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=call, daemon=True, name="kraken-dask-call")
+    deadline = time.monotonic() + seconds
+    thread.start()
+    if still is not None and log is not None and still < seconds:
+        thread.join(still)
+        if thread.is_alive():
+            log(f"still trying to {what} (for up to {seconds:.0f} s)")
+    thread.join(max(0.0, deadline - time.monotonic()))
+    if thread.is_alive():
+        raise NoAnswer(f"cannot {what}: no answer within {seconds:.0f} s")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
 def worker_info() -> dict:
     """Run on a worker: its process id and kraken-solver version."""
     from . import __version__
@@ -108,8 +154,9 @@ class DaskPool:
     worker and checks that every worker runs this kraken-solver version.  Raises KrakenError:
     bad address, scheduler unreachable, no worker, version mismatch, distributed missing."""
 
-    def __init__(self, scheduler: str, *, silence_logs: bool = True):
+    def __init__(self, scheduler: str, *, silence_logs: bool = True, log=None):
         self.kind, self.target = parse_scheduler(scheduler)
+        self.log = log
         self.scheduler = scheduler
         self.workers = self.target if self.kind == "local" else 0
         self.silence_logs = silence_logs
@@ -135,7 +182,10 @@ class DaskPool:
                 logger.setLevel(logging.CRITICAL + 1)
         what = ("start a local Dask cluster" if self.kind == "local"
                 else "use the Dask scheduler")
-        try:
+        where = ("start a local Dask cluster" if self.kind == "local"
+                 else f"reach the Dask scheduler at {self.target}")
+
+        def connect():
             if self.kind == "local":
                 self.cluster = distributed.LocalCluster(
                     n_workers=self.target, threads_per_worker=1, processes=True,
@@ -143,15 +193,35 @@ class DaskPool:
                     silence_logs=logging.ERROR if self.silence_logs else logging.WARNING)
                 self.client = distributed.Client(self.cluster, set_as_default=False)
             else:
+                # Dask's own timeout does not cover a scheduler that takes the connection and
+                # never answers: within() bounds the whole wait
                 self.client = distributed.Client(self.target, timeout=CONNECT_TIMEOUT,
                                                  set_as_default=False)
             self.address = self.client.scheduler.address
             self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+
+        limit = CONNECT_TIMEOUT + (60.0 if self.kind == "local" else 0.0)
+        try:
+            # a local cluster takes seconds to start on a busy machine: only a remote
+            # scheduler is reported as "still trying"
+            within(limit, connect, where, still=STILL_TRYING_AFTER,
+                   log=self.log if self.kind != "local" else None)
+        except NoAnswer:
+            self.close()
+            why = (f"it did not start within {limit:.0f} s" if self.kind == "local" else
+                   f"no answer from {self.target} within {limit:.0f} s (is a Dask scheduler "
+                   "running there?)")
+            raise KrakenError(f"cannot {what}: {why}",
+                              token=self.scheduler if self.kind == "local" else None) from None
         except Exception as e:      # OSError, TimeoutError, and whatever Dask raises
             self.close()
             raise KrakenError(f"cannot {what}: {one_line(e)}", token=self.scheduler) from None
         try:
-            infos = self.client.run(worker_info)
+            infos = within(CALL_TIMEOUT, lambda: self.client.run(worker_info),
+                           "ask the Dask workers for their version")
+        except KrakenError as e:
+            self.close()
+            raise KrakenError(e.message, token=self.scheduler) from None
         except Exception as e:      # e.g. ModuleNotFoundError on a worker
             self.close()
             raise KrakenError(f"the Dask workers cannot run kraken-solver: "
@@ -176,32 +246,45 @@ class DaskPool:
         if force or now - self._threads_at > THREADS_REFRESH:
             self._threads_at = now
             try:
-                self.workers = max(1, sum(self.client.nthreads().values()))
+                self.workers = max(1, sum(within(CALL_TIMEOUT, self.client.nthreads,
+                                                 "ask the Dask scheduler for its workers")
+                                          .values()))
+            except KrakenError:
+                raise
             except Exception:  # pragma: no cover - scheduler briefly unreachable
                 self.workers = max(1, self.workers)
         return self.workers
 
     def worker_pids(self) -> dict:
         """{worker address: process id} of the workers connected now."""
-        return {a: i["pid"] for a, i in self.client.run(worker_info).items()}
+        infos = within(CALL_TIMEOUT, lambda: self.client.run(worker_info),
+                       "ask the Dask workers for their process ids")
+        return {a: i["pid"] for a, i in infos.items()}
+
+    def _check_alive(self) -> None:
+        """Raise KrakenError unless the scheduler answers within CALL_TIMEOUT seconds."""
+        within(CALL_TIMEOUT, lambda: self.client.scheduler_info(), "hear from the Dask "
+               "scheduler (it stopped answering)")
 
     def close(self) -> None:
         """Cancel unfinished tasks, disconnect, and stop the local cluster if we started it."""
         client, cluster = self.client, self.cluster
         self.client = self.cluster = None
+        pending = self._pending
         if client is not None:
             try:
-                if self._pending:
-                    client.cancel(self._pending, force=True)
+                if pending:
+                    within(10.0, lambda: client.cancel(pending, force=True),
+                           "cancel the running chunks")
             except Exception:  # pragma: no cover - already disconnected
                 pass
             try:
-                client.close(timeout=10)
+                within(15.0, lambda: client.close(timeout=10), "disconnect")
             except Exception:  # pragma: no cover
                 pass
         if cluster is not None:
             try:
-                cluster.close(timeout=20)
+                within(30.0, lambda: cluster.close(timeout=20), "stop the local cluster")
             except Exception:  # pragma: no cover
                 pass
         self._pending = []
@@ -210,44 +293,105 @@ class DaskPool:
         self._log_levels = {}
 
     # -- running
-    def run(self, fn, tasks):
+    def run(self, fn, tasks, on_tick=None):
         """Yield ``fn(task)`` for every task as the results arrive, at most two tasks per
-        worker thread in flight.  A task that failed (or killed its workers too often)
-        raises KrakenError naming it."""
-        from distributed import as_completed
+        worker thread in flight.  ``on_tick``: called about every :data:`POLL` seconds with
+        the units of work (deals, samples) the running tasks have reported done so far
+        (:func:`kraken_solver.batch.report_progress`).  A task that failed (or killed its
+        workers too often) raises KrakenError naming it, and so does a scheduler that stops
+        answering (asked after :data:`HEARTBEAT` seconds without a result)."""
         import uuid
 
         tag = uuid.uuid4().hex[:8]
         it = iter(tasks)
-        ac = as_completed(loop=self.client.loop)
-        names = {}
+        pending = {}                # future key -> (future, task name)
+        partial = {}                # future key -> units reported done
         count = 0
+        topic = f"kraken-progress-{tag}"
+
+        def on_event(event):
+            try:
+                key, done = event[1]
+                if key in pending:
+                    partial[key] = int(done)
+            except Exception:  # pragma: no cover - a malformed event is only news
+                pass
+
+        try:
+            within(CALL_TIMEOUT, lambda: self.client.subscribe_topic(topic, on_event),
+                   "ask the Dask scheduler for progress news")
+        except KrakenError:
+            raise
+        except Exception:  # pragma: no cover - progress is only news
+            pass
 
         def submit_more():
             nonlocal count
-            while ac.count() < 2 * self._refresh_threads():
+            while len(pending) < 2 * self._refresh_threads():
                 try:
                     task = next(it)
                 except StopIteration:
                     return
                 key = f"kraken-chunk-{tag}-{count}"
                 count += 1
-                fut = self.client.submit(fn, task, key=key, pure=False, retries=0)
-                names[fut.key] = task[0] if isinstance(task, tuple) else key
+                fut = within(CALL_TIMEOUT, lambda: self.client.submit(
+                    _run_with_progress, fn, topic, key, task, key=key, pure=False,
+                    retries=0), "send a chunk to the Dask scheduler")
+                pending[fut.key] = (fut, task[0] if isinstance(task, tuple) else key)
                 self._pending.append(fut)
-                ac.add(fut)
 
         submit_more()
-        while not ac.is_empty():
-            fut = next(ac)
+        quiet_since = time.monotonic()
+        try:
+            while pending:
+                done = [k for k, (f, _) in pending.items() if f.done()]
+                if not done:
+                    if on_tick is not None:
+                        on_tick(sum(partial.get(k, 0) for k in pending))
+                    if time.monotonic() - quiet_since > HEARTBEAT:
+                        self._check_alive()
+                        quiet_since = time.monotonic()
+                    time.sleep(POLL)
+                    continue
+                quiet_since = time.monotonic()
+                for key in done:
+                    fut, name = pending.pop(key)
+                    partial.pop(key, None)
+                    self._pending = [f for f in self._pending if f.key != key]
+                    try:
+                        result = within(CALL_TIMEOUT, fut.result,
+                                        f"fetch chunk {name} from the Dask cluster")
+                    except KrakenError:
+                        raise
+                    except Exception as e:
+                        raise KrakenError(f"chunk {name} failed on the Dask cluster: "
+                                          f"{one_line(e)}") from None
+                    fut.release()
+                    yield result
+                submit_more()
+        finally:
             try:
-                result = fut.result()
-            except Exception as e:
-                raise KrakenError(f"chunk {names.get(fut.key, fut.key)} failed on the Dask "
-                                  f"cluster: {one_line(e)}") from None
-            finally:
-                self._pending = [f for f in self._pending if f.key != fut.key]
-                names.pop(fut.key, None)
-            fut.release()
-            yield result
-            submit_more()
+                within(10.0, lambda: self.client.unsubscribe_topic(topic),
+                       "stop the progress news")
+            except Exception:  # pragma: no cover
+                pass
+
+
+def _run_with_progress(fn, topic, key, task):
+    """On a Dask worker: ``fn(task)``, its progress (report_progress) sent as events of
+    ``topic`` that the client reads."""
+    from distributed import get_worker
+
+    from . import batch
+    worker = get_worker()
+
+    def report(done):
+        try:
+            worker.log_event(topic, (key, int(done)))
+        except Exception:  # pragma: no cover - progress is only news
+            pass
+    batch.set_progress_reporter(report)
+    try:
+        return fn(task)
+    finally:
+        batch.set_progress_reporter(None)

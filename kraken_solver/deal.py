@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from .cards import RANKS, SEATS, SUITS, cards_of, hand_text, is_int, popcount, parse_seat
+from .cards import (RANKS, SEATS, ascii_upper, card_str, cards_of, hand_text, is_int,
+                    parse_seat, popcount)
 from .errors import CardParseError, DealError
+
+_WORD_RE = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -21,9 +25,13 @@ class Deal:
     hands: tuple
 
     def __post_init__(self):
-        if isinstance(self.hands, str):
+        if isinstance(self.hands, (str, bytes, bytearray)):
             raise DealError("Deal takes four card masks; read PBN text with Deal.from_pbn",
-                            token=self.hands)
+                            token=repr(self.hands))
+        if isinstance(self.hands, (set, frozenset, dict)):
+            # a set has no order: the seats would come out in an arbitrary one
+            raise DealError("a deal is four hands in seat order N, E, S, W: a tuple or list of "
+                            "card masks, not a set or dict", token=repr(self.hands))
         try:
             hands = tuple(self.hands)
         except TypeError:
@@ -82,14 +90,87 @@ class Deal:
     def __str__(self) -> str:
         return self.pbn(0)
 
-    def pbn(self, start_seat: int = 0) -> str:
-        """PBN text with the hands clockwise from ``start_seat`` (0..3 = N E S W)."""
+    def pbn(self, start_seat=0) -> str:
+        """PBN text with the hands clockwise from ``start_seat`` (0..3 = N E S W, or the seat
+        letter).  Raises CardParseError for another seat."""
+        if is_int(start_seat) and 0 <= start_seat < 4:
+            start_seat = int(start_seat)
+        elif isinstance(start_seat, str):
+            start_seat = parse_seat(start_seat)
+        else:
+            raise CardParseError("expected a seat 0..3 (N E S W) or its letter",
+                                 token=repr(start_seat))
         return SEATS[start_seat] + ":" + " ".join(
             hand_text(self.hands[(start_seat + i) % 4]) for i in range(4))
 
     def rotated(self, k: int) -> "Deal":
-        """The deal with every hand moved ``k`` seats clockwise (N's hand to E for k=1)."""
+        """The deal with every hand moved ``k`` seats clockwise (N's hand to E for k=1).
+        Raises DealError unless ``k`` is a whole number."""
+        if not is_int(k):
+            raise DealError("the rotation is a whole number of seats", token=repr(k))
+        k = int(k)
         return Deal(tuple(self.hands[(s - k) % 4] for s in range(4)))
+
+
+#: rank text of one suit -> its 8-bit holding (bit = natural rank), for texts read before
+#: (the fast path of parse_pbn; a text that is not a clean holding is never stored)
+_HOLDINGS: dict = {}
+_HOLDINGS_MAX = 1 << 16
+_RANK_BIT = {c: 1 << i for i, c in enumerate(RANKS)} | \
+    {c.lower(): 1 << i for i, c in enumerate(RANKS) if c.isalpha()}
+
+
+def _holding(ranks: str) -> int | None:
+    """The 8-bit holding of a suit's rank text (``"AKT"``, ``"a10"``), or None when it is
+    not a clean holding (a bad rank, a rank twice): the slow path then names the error."""
+    bits = _HOLDINGS.get(ranks)
+    if bits is not None:
+        return bits
+    bits, i = 0, 0
+    while i < len(ranks):
+        if ranks[i:i + 2] == "10":
+            b, i = _RANK_BIT["T"], i + 2
+        else:
+            b, i = _RANK_BIT.get(ranks[i]), i + 1
+        if b is None or bits & b:
+            return None
+        bits |= b
+    if len(_HOLDINGS) < _HOLDINGS_MAX:
+        _HOLDINGS[ranks] = bits
+    return bits
+
+
+def _fast_pbn(body: str):
+    """(hands, start seat) of clean PBN text (after strip), or None: then the full parser
+    reads it and reports what is wrong.  The same hands as the full parser."""
+    if len(body) < 2 or body[1] != ":":
+        return None
+    start = SEATS.find(body[0]) if body[0] in "NESW" else "nesw".find(body[0])
+    if start < 0:
+        return None
+    words = body[2:].split()
+    if len(words) != 4:
+        return None
+    hands = [0, 0, 0, 0]
+    seen = 0
+    size = None
+    for k, word in enumerate(words):
+        suits = word.split(".")
+        if len(suits) != 4:
+            return None
+        mask = 0
+        for si, ranks in enumerate(suits):
+            bits = _holding(ranks) if ranks else 0
+            if bits is None:
+                return None
+            mask |= bits << (8 * si)
+        n = popcount(mask)
+        if mask & seen or (size is not None and n != size) or not 1 <= n <= 8:
+            return None
+        size = n
+        seen |= mask
+        hands[(start + k) % 4] = mask
+    return hands, start
 
 
 def parse_pbn(text: str) -> tuple[Deal, int]:
@@ -97,67 +178,28 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
     if not isinstance(text, str):
         raise DealError("expected PBN deal text like 'N:AKQ.J9.T8.7 ...'",
                         token=repr(text))
-    s = text
-    lead = len(s) - len(s.lstrip())
-    body = s.strip()
-    if len(body) < 2 or body[1] != ":":
-        raise DealError("a PBN deal starts with a seat and a colon, like 'N:'",
-                        column=lead + 1, token=body[:2])
-    try:
-        start = parse_seat(body[0])
-    except CardParseError:
-        raise DealError("expected a seat N, E, S or W before the colon",
-                        column=lead + 1, token=body[0]) from None
-    hands = [0, 0, 0, 0]
-    pos = 2
-    words = []
-    i = pos
-    n = len(body)
-    while i < n:
-        if body[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < n and not body[j].isspace():
-            j += 1
-        words.append((i, body[i:j]))
-        i = j
+    fast = _fast_pbn(text.strip())
+    if fast is not None:
+        return Deal(tuple(fast[0])), fast[1]
+    lead, start, body, words = pbn_words(text)
     if len(words) != 4:
         col = lead + 1 + (words[4][0] if len(words) > 4 else len(body))
         tok = words[4][1] if len(words) > 4 else body[2:]
         raise DealError(f"a PBN deal has four hands separated by spaces; found {len(words)}",
                         column=col, token=tok)
-    owner = {}
+    hands = [0, 0, 0, 0]
     for k, (off, word) in enumerate(words):
         seat = (start + k) % 4
-        suits = word.split(".")
-        if len(suits) != 4:
-            raise DealError("a hand has four suits separated by dots: S.H.D.C",
-                            column=lead + 1 + off, token=word)
-        col = off
-        mask = 0
-        for si, ranks in enumerate(suits):
-            r = 0
-            while r < len(ranks):
-                ch = ranks[r].upper()
-                width = 1
-                if ranks[r:r + 2] == "10":
-                    ch, width = "T", 2
-                if ch not in RANKS:
-                    raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
-                                    column=lead + 1 + col + r, token=ranks[r])
-                card = si * 8 + RANKS.index(ch)
-                name = SUITS[si] + ch
-                if card in owner:
-                    why = (f"card {name} appears twice in {SEATS[seat]}'s hand"
-                           if owner[card] == seat else
-                           f"card {name} is dealt twice ({SEATS[owner[card]]} and "
-                           f"{SEATS[seat]})")
-                    raise DealError(why, column=lead + 1 + col + r, token=name)
-                owner[card] = seat
-                mask |= 1 << card
-                r += width
-            col += len(ranks) + 1
+        mask = pbn_hand_mask(word, lead + 1 + off, whose=f"{SEATS[seat]}'s hand")
+        dealt = hands[0] | hands[1] | hands[2] | hands[3]
+        if dealt & mask:
+            # the first card dealt twice as the hand is read (where the reader looks first)
+            c = min(cards_of(dealt & mask), key=lambda x: _card_offset(word, x))
+            other = next(o for o in range(4) if hands[o] >> c & 1)
+            raise DealError(f"card {card_str(c)} is dealt twice ({SEATS[other]} and "
+                            f"{SEATS[seat]})",
+                            column=lead + 1 + off + _card_offset(word, c),
+                            token=card_str(c))
         hands[seat] = mask
     sizes = [popcount(hands[(start + k) % 4]) for k in range(4)]
     counts = ", ".join(f"{SEATS[(start + k) % 4]} {n}" for k, n in enumerate(sizes))
@@ -177,3 +219,65 @@ def parse_pbn(text: str) -> tuple[Deal, int]:
         return Deal(tuple(hands)), start
     except DealError as e:
         raise e.located(column=lead + 1, token=body) from None
+
+
+def pbn_words(text: str) -> tuple[int, int, str, list]:
+    """Split PBN deal text ``"N:h1 h2 h3 h4"`` -> ``(lead, start, body, words)``: ``lead``
+    the blanks before it, ``start`` the seat 0..3 named before the colon, ``body`` the text
+    without the blanks around it, ``words`` the ``(offset in body, word)`` of each hand.
+    Raises DealError (``column`` 1-based within ``text``) when it does not start with a seat
+    N, E, S or W and a colon."""
+    lead = len(text) - len(text.lstrip())
+    body = text.strip()
+    if len(body) < 2 or body[1] != ":":
+        raise DealError("a PBN deal starts with a seat and a colon, like 'N:'",
+                        column=lead + 1, token=body[:2])
+    try:
+        start = parse_seat(body[0])
+    except CardParseError:
+        raise DealError("expected a seat N, E, S or W before the colon",
+                        column=lead + 1, token=body[0]) from None
+    words = [(m.start(), m.group()) for m in _WORD_RE.finditer(body, 2)]
+    return lead, start, body, words
+
+
+def pbn_hand_mask(word: str, column: int = 1, *, whose: str = "the hand") -> int:
+    """One hand in PBN ``"S.H.D.C"`` (ranks ``A K Q J T 9 8 7``, ``10`` for ``T``, ASCII
+    letters in either case, an empty field for a void) -> 32-bit card mask.  ``column``: where
+    ``word`` starts (1-based), for the errors.  Raises DealError (``column``, ``token``) for
+    a hand without four suits, a rank that is not one, or a card twice in ``whose``."""
+    suits = word.split(".")
+    if len(suits) != 4:
+        raise DealError("a hand has four suits separated by dots: S.H.D.C",
+                        column=column, token=word)
+    mask, col = 0, column
+    for si, ranks in enumerate(suits):
+        r = 0
+        while r < len(ranks):
+            ch, width = ascii_upper(ranks[r]), 1
+            if ranks[r:r + 2] == "10":
+                ch, width = "T", 2
+            if ch not in RANKS:
+                raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
+                                column=col + r, token=ranks[r])
+            card = si * 8 + RANKS.index(ch)
+            if mask >> card & 1:
+                raise DealError(f"card {card_str(card)} appears twice in {whose}",
+                                column=col + r, token=card_str(card))
+            mask |= 1 << card
+            r += width
+        col += len(ranks) + 1
+    return mask
+
+
+def _card_offset(word: str, card: int) -> int:
+    """Where ``card`` stands in the hand ``word`` (0-based; 0 if not found), for errors."""
+    suits = word.split(".")
+    at = 0
+    for si, ranks in enumerate(suits):
+        if si == card // 8:
+            ch = RANKS[card % 8]
+            i = ranks.upper().replace("10", "T ").find(ch)
+            return at + max(i, 0)
+        at += len(ranks) + 1
+    return 0

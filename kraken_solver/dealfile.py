@@ -9,7 +9,7 @@ the next deal, belong to it::
     [Deal "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"]
     [Trump "H"]             % S, H, D or C; without it the first player's trump table is shown
     [First "N"]             % the first player (leads trick 1); default: the seat before the ':'
-    [Rules "kraken"]        % kraken, kraken-amsterdam, klaverjas-rotterdam, klaverjas-amsterdam
+    [Rules "kraken"]        % a preset, optionally +option=value parts: kraken+pit_bonus=50
     [Double "2"]            % the multiplier 1, 2, 4 or 8 (rule 20)
     [Declared "20 0"]       % the hand roem declared (rule 17): playing team, defenders
     [Play "N"]              % the cards played so far, in play order, from the first lead
@@ -24,6 +24,20 @@ For ``kraken-hint`` (``hidden=True``) a hand may be written ``-`` (hidden, as in
 :class:`~kraken_solver.layouts.PartialDeal` and its played cards are checked by the hint
 (which knows what the hidden hands may hold), not here.  ``[Declared]`` gives the hand roem
 declared before play, in points, the playing team's first.
+
+Files written by other programs carry more of PBN's tags; they load.  A value ``?`` (PBN's
+"unknown") or an empty value is as if the tag were missing (``[Trump "?"]``: no trump given).
+``[Dealer "N"]`` makes the seat left of the dealer (the next clockwise, rule 3) the first
+player unless ``[First]`` says otherwise.  PBN's informational tags (:data:`KEPT_TAGS`:
+``Event``, ``Site``, ``Date``, ``Board``, ``Annotator``, the players' names, ...) are kept in
+``DealSpec.tags`` (a value ``#`` repeats the previous deal's, as PBN's export format writes it).
+As in PBN, a game's tags may come before its ``[Deal]``: after an empty line, tags other than
+ours belong to the next deal.  Bridge's tags that mean nothing in Kraken (:data:`BRIDGE_TAGS`:
+``Vulnerable``, ``Declarer``, ``Contract``, ``Result``, ``Auction``, ...) and unknown tags are
+skipped, with the lines of their sections (an auction, a table); :func:`skipped_tags_warning`
+gives one warning a file for them.  A tag within a letter or two of one of :data:`TAGS`
+(``[Trumps]``) is taken for a typo and refused.  PBN's comments in braces ``{...}``, which may
+span lines, are skipped too.
 
 One-line deals: the PBN deal text, then ``key=value`` words (``trump``, ``first``, ``rules``,
 ``double``), e.g. ``N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT trump=H first=N``.
@@ -41,23 +55,44 @@ errors echo at most 40 characters of the offending text.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
-from .cards import SEATS, SUITS, SYMBOL_SUITS, parse_rank, parse_seat, parse_suit
+from .cards import (SEATS, SUITS, SYMBOL_SUITS, ascii_lower, parse_rank, parse_seat,
+                    parse_suit)
 from .deal import Deal, parse_pbn
-from .errors import CardParseError, DealFileError, IllegalCardError, KrakenError, RulesError
-from .rules import MULTIPLIERS, Rules, as_rules
+from .errors import (CardParseError, DealError, DealFileError, IllegalCardError, KrakenError,
+                     RulesError)
+from .rules import MULTIPLIERS, PRESETS, Rules, as_rules, parse_rules_spec
 
-__all__ = ["DealSpec", "parse_deal_file", "parse_deal_text", "parse_card_at", "TAGS",
-           "LINE_KEYS"]
+__all__ = ["DealSpec", "DealReader", "parse_deal_file", "parse_deal_text", "parse_card_at",
+           "TAGS", "LINE_KEYS", "KEPT_TAGS", "BRIDGE_TAGS", "skipped_tags_warning",
+           "warn_skipped_tags", "SkippedTags", "UNKNOWN_VALUES"]
 
 #: the tags a deal file may use, in their usual order
 TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Declared", "Play")
 #: the keys of the one-line form
 LINE_KEYS = ("trump", "first", "rules", "double")
+#: PBN's informational tags: kept in ``DealSpec.tags`` (Dealer also sets the first player)
+KEPT_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
+             "Annotator", "AnnotatorNA", "Round", "Room", "Table", "Section", "Stage",
+             "Competition", "Description", "EventDate", "EventSponsor", "Generator",
+             "Application", "DealId", "Time", "UTCDate", "UTCTime", "WestNA", "NorthNA",
+             "EastNA", "SouthNA", "HomeTeam", "VisitTeam", "Mode")
+#: bridge's tags with no meaning in Kraken: skipped (with a warning when they hold a value)
+BRIDGE_TAGS = ("Vulnerable", "Declarer", "Contract", "Result", "Scoring", "Auction", "Score",
+               "ScoreIMP", "ScoreMP", "ScorePercentage", "ScoreRubber", "ScoreRubberHistory",
+               "BidSystemEW", "BidSystemNS", "FrenchMP", "Termination", "TimeCall",
+               "TimeCard", "TimeControl", "Hidden")
+#: tag values that mean "unknown" (PBN's ``?``; an empty value)
+UNKNOWN_VALUES = ("?", "")
 
+_KEPT = frozenset(KEPT_TAGS)
+_BRIDGE = frozenset(BRIDGE_TAGS)
+_CANON = {t.lower(): t for t in TAGS + KEPT_TAGS + BRIDGE_TAGS}
 _TAG_RE = re.compile(r'\[\s*([A-Za-z]+)\s*"([^"]*)"\s*\]')
 _ONE_LINE_RE = re.compile(r"[NESWnesw]:")
 _PLAY_END = "*"  # PBN's end-of-play marker; accepted and ignored
@@ -82,9 +117,13 @@ class DealSpec:
     - ``source``: the file name (or ``None``); ``line``: the line of the deal's ``[Deal]`` tag
       or one-line deal.
     - ``first_given``: whether ``first`` came from a tag, key or override rather than the
-      seat named in the deal text.
+      seat named in the deal text (or the seat left of ``[Dealer]``).
     - ``declared``: the ``[Declared]`` hand roem (playing team, defenders; points), or None.
       With ``hidden=True`` ``deal`` may be a :class:`~kraken_solver.layouts.PartialDeal`.
+    - ``tags``: PBN's informational tags of the deal (name -> value, in file order; see
+      :data:`KEPT_TAGS`), e.g. ``{"Event": "Club night", "Board": "3"}``.
+    - ``skipped``: the tags skipped, as ``(name, line, why)``; ``why`` is ``"bridge"``
+      (:data:`BRIDGE_TAGS`) or ``"unknown"``.
     """
 
     deal: Deal
@@ -97,6 +136,8 @@ class DealSpec:
     line: int | None = None
     first_given: bool = False
     declared: tuple | None = None
+    tags: dict = field(default_factory=dict)
+    skipped: list = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -127,16 +168,33 @@ def _words(text: str):
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
 
 
-def _strip_comment(line: str) -> str:
-    """``line`` without its comment: from a ``%`` or ``;`` outside double quotes to the end
-    of the line."""
+def _strip_comment(line: str, in_brace: bool = False) -> tuple[str, bool]:
+    """``line`` without its comments: from a ``%`` or ``;`` outside double quotes to the end
+    of the line, and PBN's ``{...}`` comments (which may span lines; ``in_brace``: the line
+    starts inside one).  Returns (the text, whether the line ends inside a brace comment);
+    a brace comment becomes spaces, so the columns of the rest stay right."""
+    if not in_brace and "%" not in line and ";" not in line and "{" not in line:
+        return line, False
+    out = []
     quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"':
+    for ch in line:
+        if in_brace:
+            if ch == "}":
+                in_brace = False
+            out.append(" ")
+        elif ch == '"':
             quoted = not quoted
-        elif ch in "%;" and not quoted:
-            return line[:i]
-    return line
+            out.append(ch)
+        elif quoted:
+            out.append(ch)
+        elif ch in "%;":
+            break
+        elif ch == "{":
+            in_brace = True
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out), in_brace
 
 
 def _normalise_suit(text: str) -> str:
@@ -167,7 +225,7 @@ def _parse_trump(value, source, line, col) -> int:
     v = _normalise_suit(value.strip())
     try:
         return parse_suit(v)
-    except CardParseError as e:
+    except CardParseError:
         raise _err(CardParseError, "expected a trump suit S, H, D or C", source, line, col,
                    value) from None
 
@@ -180,11 +238,15 @@ def _parse_seat(value, what, source, line, col) -> int:
                    value) from None
 
 
-def _parse_rules(value, source, line, col) -> Rules:
+def _parse_rules(value, source, line, col) -> tuple[Rules, dict]:
+    """A rules spec (``kraken``, ``kraken+multiplier=2``) -> (Rules, the options it gives)."""
     try:
-        return Rules.preset(value)
+        preset, options = parse_rules_spec(value)
     except RulesError as e:
-        raise _err(RulesError, e.message, source, line, col, value) from None
+        token = e.token or value
+        at = ascii_lower(value).find(ascii_lower(token)) if token else -1
+        raise _err(RulesError, e.message, source, line, col + max(at, 0), token) from None
+    return dataclasses.replace(PRESETS[preset], **options), options
 
 
 def _set_option(rec, key, value, source, line, col) -> None:
@@ -194,9 +256,10 @@ def _set_option(rec, key, value, source, line, col) -> None:
     elif key == "first":
         rec.first = _parse_seat(value, "a first player", source, line, col)
     elif key == "rules":
-        rec.rules = _parse_rules(value, source, line, col)
+        rec.rules, rec.rules_options = _parse_rules(value, source, line, col)
     else:
         rec.double = _parse_double(value, source, line, col)
+        rec.double_at = (line, col, value)
 
 
 def _parse_double(value, source, line, col) -> int:
@@ -223,10 +286,15 @@ class _Record:
         self.first = None
         self.rules = None
         self.double = None
+        self.double_at = None        # (line, column, text) of the [Double] value
+        self.rules_options = {}      # the options the [Rules] spec gives explicitly
         self.play_seat = None        # (seat, line, tag column, value column, value text)
         self.played = []             # (card, line, col, text)
         self.seen = {}               # tag name -> line
         self.one_line = False
+        self.dealer = None           # the seat of a [Dealer] tag
+        self.tags = {}               # PBN's informational tags, name -> value
+        self.skipped = []            # (tag name, line, why) of the tags skipped
 
     def finish(self, trump=None, first=None, rules=None) -> DealSpec:
         """Apply the overrides, check the [Play] seat and replay the played cards."""
@@ -242,14 +310,22 @@ class _Record:
         first_given = self.first is not None or first is not None
         if first is not None:
             self.first = first
+        if self.first is None and self.dealer is not None:
+            self.first = (self.dealer + 1) % 4      # left of the dealer (rule 3)
         if self.first is None:
             self.first = self.deal_seat
         base = rules if rules is not None else (self.rules or Rules())
+        if (self.double is not None and rules is None
+                and self.rules_options.get("multiplier", self.double) != self.double):
+            dline, dcol, dtext = self.double_at
+            raise _err(RulesError, f"the multiplier is {self.double} here but the deal's rules "
+                       f"say multiplier={self.rules_options['multiplier']}; give it once",
+                       src, dline, dcol, dtext)
         if self.double is not None:
             base = dataclasses.replace(base, multiplier=self.double)
         if self.play_seat is not None:
             seat, pline, tcol, pcol, ptext = self.play_seat
-            if seat != self.first:
+            if seat is not None and seat != self.first:
                 raise _err(DealFileError, f"[Play] must name the first player, "
                            f"{SEATS[self.first]}, who leads the first trick{note}", src, pline,
                            pcol, ptext)
@@ -274,7 +350,8 @@ class _Record:
                 played_at.append((cline, ccol))
         return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,
                         played=played, played_at=played_at, source=src, line=self.line,
-                        first_given=first_given, declared=self.declared)
+                        first_given=first_given, declared=self.declared, tags=dict(self.tags),
+                        skipped=list(self.skipped))
 
 
 def _as_override_rules(rules) -> Rules | None:
@@ -298,73 +375,97 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
     unknown preset or multiplier) or IllegalCardError (a card that may not be played), each
     with ``source``, ``line``, ``column`` and ``token`` set.
     """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
+    # U+2028 and the like, and misnumber the lines)
+    lines = enumerate(re.split(r"\r\n|\r|\n", text), start=1)
+    return list(_parse_lines(lines, source, trump=trump, first=first, rules=rules,
+                             hidden=hidden))
+
+
+def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=False):
+    """The deals of ``lines`` ((line number, text) pairs), one at a time: the parser of
+    :func:`parse_deal_text`, for a text or a stream.  A deal is yielded when the line that
+    starts the next one (or the end) is read."""
     from .solver import as_seat, as_suit
     o_trump = as_suit(trump) if trump is not None else None
     o_first = as_seat(first) if first is not None else None
     o_rules = _as_override_rules(rules)
 
-    specs: list[DealSpec] = []
+    count = 0
     rec: _Record | None = None
     in_play = False
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    in_skipped = False          # inside the section of a skipped tag (an auction, a table)
+    in_brace = False            # inside a {...} comment
+    previous_tags: dict = {}    # the last deal's kept tags, for PBN's "#"
+    pending: list = []          # tags waiting for their game's [Deal]: (name, value, line,
+    #                             tag column, value column)
+    blank_after_deal = False    # an empty line since the open deal's [Deal] (PBN: game over)
 
-    def close():
-        nonlocal rec
-        if rec is not None:
-            specs.append(rec.finish(o_trump, o_first, o_rules))
-        rec = None
+    def finished(rec):
+        nonlocal count, previous_tags
+        count += 1
+        spec = rec.finish(o_trump, o_first, o_rules)
+        previous_tags = {**previous_tags, **spec.tags}
+        return spec
 
-    # lines end at \n, \r\n or \r only (str.splitlines would also break at form feeds,
-    # U+2028 and the like, and misnumber the lines)
-    for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+    for lineno, raw in lines:
         if len(raw) > MAX_LINE_CHARS:
-            raise _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
-                       "a deal file's lines are short (a deal, a tag or a trick)", source,
-                       lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:])
-        raw = _strip_comment(raw)
+            raise _too_long(raw, source, lineno)
+        raw_line, was_brace = raw, in_brace
+        raw, in_brace = _strip_comment(raw, in_brace)
         stripped = raw.strip()
         if not stripped:
+            if not raw_line.strip() and not was_brace:
+                blank_after_deal = rec is not None      # PBN: an empty line ends a game
             continue
         indent = len(raw) - len(raw.lstrip())
         col0 = indent + 1                      # column of the first non-blank character
         if stripped.startswith("["):
-            in_play = False
+            in_play = in_skipped = False
             name, value, vcol = _read_tag(raw, stripped, indent, source, lineno)
+            if name == "Deal" and value.strip() in UNKNOWN_VALUES:
+                raise _err(DealError, "the deal is unknown ('?'): kraken-solver needs all four "
+                           'hands, like [Deal "N:AKQ.J9.T8.7 ..."]', source, lineno, vcol,
+                           value)
             if name == "Deal":
-                close()
+                if rec is not None:
+                    yield finished(rec)
                 rec = _Record(source, lineno, hidden)
                 _set_deal(rec, value, source, lineno, vcol)
                 rec.seen["Deal"] = lineno
+                blank_after_deal = False
+                for tag in pending:          # the game's tags written before its [Deal]
+                    _apply_tag(rec, *tag, previous_tags)
+                pending.clear()
                 continue
-            if rec is None:
-                why = (f"[{name}] before any [Deal] tag; a deal starts with its "
-                       '[Deal "N:..."] tag') if not specs else (
-                       f"[{name}] after a one-line deal; a one-line deal takes trump=, first=, "
-                       'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
-                raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
-            if name in rec.seen:
-                raise _err(DealFileError, f"duplicate [{name}] tag for the deal of line "
-                           f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
-                           col0, f"[{name}]")
-            rec.seen[name] = lineno
-            if name in ("Trump", "First", "Rules", "Double"):
-                _set_option(rec, name.lower(), value, source, lineno, vcol)
-            elif name == "Declared":
-                rec.declared = _parse_declared(value, source, lineno, vcol)
-            elif name == "Play":
-                seat = _parse_seat(value, "the seat that leads the play,", source, lineno, vcol)
-                rec.play_seat = (seat, lineno, col0, vcol, value)
-                in_play = True
+            # a PBN game's tags may come before its [Deal] (after an empty line, or before
+            # any deal): they wait for it
+            if rec is None or pending or (blank_after_deal and name not in TAGS):
+                if name == "Play":
+                    raise _err(DealFileError, '[Play] before the deal\'s [Deal "N:..."] tag; '
+                               "the played cards follow the deal", source, lineno, col0,
+                               "[Play]")
+                pending.append((name, value, lineno, col0, vcol))
+                in_skipped = name not in TAGS and name not in _KEPT
+                continue
+            in_skipped = _apply_tag(rec, name, value, lineno, col0, vcol, previous_tags)
+            in_play = name == "Play"
             continue
         if _ONE_LINE_RE.match(stripped):
-            close()
-            in_play = False
+            if rec is not None:
+                yield finished(rec)
+            in_play = in_skipped = False
             rec = _Record(source, lineno, hidden)
             rec.one_line = True
             _read_one_line(rec, raw, indent, stripped, source, lineno)
-            close()
+            spec = finished(rec)
+            rec = None
+            yield spec
             continue
+        if in_skipped:
+            continue             # the section of a skipped tag (an auction, a table)
         if in_play:
             for off, word in _words(raw):
                 if word == _PLAY_END:
@@ -381,11 +482,117 @@ def parse_deal_text(text: str, source: str | None = None, *, trump=None, first=N
         raise _err(DealFileError, 'expected a tag like [Deal "N:..."], a one-line deal like '
                    "'N:AKQ.J9.T8.7 ... trump=H' or a comment (% or ;)", source, lineno, col0,
                    word)
-    close()
-    if not specs:
+    if rec is not None:
+        yield finished(rec)
+    ours = [t for t in pending if t[0] in TAGS]
+    if ours:
+        name, _, lineno, col0, _ = ours[0]
+        why = (f"[{name}] before any [Deal] tag; a deal starts with its "
+               '[Deal "N:..."] tag') if not count else (
+               f"[{name}] with no [Deal] after it; a one-line deal takes trump=, first=, "
+               'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
+        raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
+    if not count:
         raise DealFileError("no deal in this file; expected a [Deal \"N:...\"] tag or a "
                             "one-line deal like 'N:AKQ.J9.T8.7 ... trump=H'", source=source)
-    return specs
+
+
+def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> bool:
+    """Set what tag ``name`` says on ``rec`` (the deal it belongs to); return whether the
+    lines after it are a skipped tag's section (an auction, a table)."""
+    source = rec.source
+    if name in TAGS or name == "Dealer":
+        if name in rec.seen:
+            raise _err(DealFileError, f"duplicate [{name}] tag for the deal of line "
+                       f"{rec.line} (first at line {rec.seen[name]})", source, lineno,
+                       col0, f"[{name}]")
+        rec.seen[name] = lineno
+    unknown = value.strip() in UNKNOWN_VALUES
+    if name in ("Trump", "First", "Rules", "Double"):
+        if not unknown:
+            _set_option(rec, ascii_lower(name), value, source, lineno, vcol)
+    elif name == "Declared":
+        if not unknown:
+            rec.declared = _parse_declared(value, source, lineno, vcol)
+    elif name == "Play":
+        # [Play "?"]: who leads is not written; the first player does
+        seat = None if unknown else _parse_seat(value, "the seat that leads the play,",
+                                                source, lineno, vcol)
+        rec.play_seat = (seat, lineno, col0, vcol, value)
+    elif name in _KEPT:
+        if value.strip() == "#" and name in previous_tags:
+            value = previous_tags[name]       # PBN's export format: as the previous game
+        if not unknown:
+            if name == "Dealer":
+                rec.dealer = _parse_seat(value, "a dealer", source, lineno, vcol)
+            rec.tags.setdefault(name, value)
+    else:
+        why = "bridge" if name in _BRIDGE else "unknown"
+        if not unknown or why == "unknown":
+            rec.skipped.append((name, lineno, why))
+        return True
+    return False
+
+
+def skipped_tags_warning(specs) -> list[str]:
+    """One warning line per file for the tags its deals skipped (``DealSpec.skipped``), e.g.
+    ``deals.pbn: skipped tags that kraken-solver does not use: bridge's [Vulnerable] (12
+    deals, first at line 9); unknown [Scorer] (line 3)``.  Empty when nothing was skipped."""
+    by_source: dict = {}
+    for spec in specs:
+        for name, line, why in spec.skipped:
+            entry = by_source.setdefault(spec.source, {}).setdefault((why, name), [0, line])
+            entry[0] += 1
+    out = []
+    for source, tags in by_source.items():
+        parts = []
+        for kind, label in (("bridge", "bridge's"), ("unknown", "unknown")):
+            named = [f"[{name}] ({f'{n} deals, first at line {line}' if n > 1 else f'line {line}'})"
+                     for (why, name), (n, line) in tags.items() if why == kind]
+            if named:
+                parts.append(f"{label} " + ", ".join(named))
+        where = f"{source}: " if source is not None else ""
+        out.append(f"{where}skipped tags that kraken-solver does not use: " + "; ".join(parts))
+    return out
+
+
+def warn_skipped_tags(specs, echo) -> None:
+    """Call ``echo(line)`` with each line of :func:`skipped_tags_warning`."""
+    for line in skipped_tags_warning(specs):
+        echo(line)
+
+
+class SkippedTags:
+    """The skipped tags of deals read as streams, for one warning a file: ``add`` each
+    DealSpec (a :class:`DealReader`'s ``check`` sees the deals of its look-ahead, then every
+    deal again; each counts once), ``report(echo)`` to say what was added since the last
+    report (normally once, after the look-ahead; again at the end only for tags first seen
+    beyond it)."""
+
+    def __init__(self):
+        self._seen = set()          # (source, deal line)
+        self._specs = []
+        self._told = set()          # (source, tag name)
+
+    def add(self, spec) -> None:
+        key = (spec.source, spec.line)
+        if spec.skipped and key not in self._seen:
+            self._seen.add(key)
+            self._specs.append(spec)
+
+    def report(self, echo) -> None:
+        new = [dataclasses.replace(s, skipped=[t for t in s.skipped
+                                               if (s.source, t[0]) not in self._told])
+               for s in self._specs]
+        for spec in new:
+            self._told.update((spec.source, t[0]) for t in spec.skipped)
+        warn_skipped_tags(new, echo)
+
+
+def _too_long(raw: str, source, lineno) -> DealFileError:
+    return _err(DealFileError, f"the line is longer than {MAX_LINE_CHARS:,} characters; "
+                "a deal file's lines are short (a deal, a tag or a trick)", source,
+                lineno, MAX_LINE_CHARS + 1, raw[MAX_LINE_CHARS:MAX_LINE_CHARS + 100])
 
 
 def _looks_like_card(word: str) -> bool:
@@ -428,10 +635,16 @@ def _read_tag(raw, stripped, indent, source, lineno):
         raise _err(DealFileError, 'expected a tag [Name "value"]', source, lineno, col0,
                    stripped)
     name = m.group(1)
-    canon = {t.lower(): t for t in TAGS}.get(name.lower())
+    canon = _CANON.get(ascii_lower(name))
     if canon is None:
-        raise _err(DealFileError, "unknown tag; expected one of " + ", ".join(TAGS), source,
-                   lineno, col0 + m.start(1), name)
+        import difflib
+        near = difflib.get_close_matches(ascii_lower(name), [t.lower() for t in TAGS], n=1,
+                                         cutoff=0.8)
+        if near:
+            raise _err(DealFileError, f"unknown tag; did you mean [{_CANON[near[0]]}]? "
+                       "(kraken-solver reads " + ", ".join(TAGS) + ")", source, lineno,
+                       col0 + m.start(1), name)
+        canon = name        # unknown: skipped (with its section) and named in a warning
     return canon, m.group(2), col0 + m.start(2)
 
 
@@ -481,7 +694,7 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         if not eq:
             raise _err(DealFileError, "expected key=value after the deal (keys: "
                        + ", ".join(LINE_KEYS) + ")", source, lineno, col, word)
-        lkey = key.lower()
+        lkey = ascii_lower(key)
         if lkey not in LINE_KEYS:
             raise _err(DealFileError, "unknown key; expected one of " + ", ".join(LINE_KEYS),
                        source, lineno, col, key)
@@ -492,65 +705,239 @@ def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):
         vcol = col + len(key) + 1
         if not value:
             raise _err(DealFileError, f"missing value after {key}=", source, lineno, vcol, word)
-        _set_option(rec, lkey, value, source, lineno, vcol)
+        if value != "?":                 # "?": unknown, as if the key were missing
+            _set_option(rec, lkey, value, source, lineno, vcol)
 
 
 def parse_deal_file(path, *, trump=None, first=None, rules=None, hidden: bool = False
                     ) -> list[DealSpec]:
-    """Read a deal file (UTF-8 text) -> its deals; ``path`` ``"-"`` reads standard input
-    (as bytes, decoded as UTF-8 whatever the locale; named ``<stdin>`` in errors).
+    """Read a deal file (UTF-8 text) -> the list of its deals; ``path`` ``"-"`` reads standard
+    input.  The deals of :class:`DealReader` (its overrides, ``hidden`` and errors), all at
+    once: for a large file iterate a DealReader instead, which holds one deal at a time."""
+    return list(DealReader(path, trump=trump, first=first, rules=rules, hidden=hidden))
 
-    The overrides and errors are those of :func:`parse_deal_text`.  A file that cannot be read
-    (missing, a directory), is not UTF-8 text (a byte that is not UTF-8 or a NUL byte: the
-    error gives its line and column) or is larger than :data:`MAX_FILE_BYTES` (64 MiB; a line
-    may hold at most :data:`MAX_LINE_CHARS`, 65,536 characters) raises DealFileError with
-    ``source`` set.  Both limits are far above any real deal file: they keep a wrong path
-    such as ``/dev/zero`` from filling the memory."""
-    name = os.fspath(path)
-    try:
-        if name == "-":
-            import sys
-            name = "<stdin>"
-            if sys.stdin is None:
-                raise DealFileError("cannot read the file: standard input is closed",
-                                    source=name)
-            stream = getattr(sys.stdin, "buffer", None)
-            if stream is None:          # a text stream without bytes below it (a StringIO)
-                data = sys.stdin.read(MAX_FILE_BYTES + 1)
-                data = data.encode("utf-8", "surrogateescape") \
-                    if isinstance(data, str) else data
+
+#: bytes read from a deal file at a time
+READ_BLOCK = 1 << 16
+#: what :meth:`DealReader.check_ahead` reads and checks before the first deal is used
+LOOKAHEAD_BYTES = 1 << 20
+_EOL = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
+
+
+class DealReader:
+    """The deals of a deal file, read as a stream: one :class:`DealSpec` at a time, so the
+    memory stays that of one deal (and a block of the file) however large the file is.
+
+    ``path``: a file name, or ``"-"`` for standard input (read as bytes and decoded as UTF-8
+    whatever the locale; named ``<stdin>`` in errors).  ``trump``, ``first``, ``rules``: the
+    overrides of :func:`parse_deal_text`, and its ``hidden`` (hands written ``-`` allowed, for
+    ``kraken-hint``).  ``check``: a function called with each DealSpec
+    before it is given out (it raises KrakenError for a deal the caller cannot use, e.g. one
+    with played cards).
+
+    Iterating gives the deals in file order and may be done once.  Afterwards ``deals`` is
+    their number, ``bytes_read`` the bytes read and ``sha256`` the SHA-256 (hex) of exactly
+    those bytes.  :meth:`check_ahead` reads and checks the start of the file before the first
+    deal is used, so that a mistake in a small file is reported before any work is done.
+
+    Errors (raised while iterating; each a KrakenError with ``source``, ``line``, ``column``
+    and ``token``): those of :func:`parse_deal_text` and of ``check``; DealFileError for a
+    file that cannot be read (missing, a directory), is not UTF-8 text (a byte that is not
+    UTF-8 or a NUL byte: its line and column, and its byte in the file), is larger than
+    :data:`MAX_FILE_BYTES` (64 MiB; refused before reading when the file says its size), or
+    has a line longer than :data:`MAX_LINE_CHARS` characters.  Both limits are far above any
+    real deal file: they keep a wrong path such as ``/dev/zero`` from running without end."""
+
+    def __init__(self, path, *, trump=None, first=None, rules=None, hidden: bool = False,
+                 check=None):
+        self.path = os.fspath(path)
+        self.name = "<stdin>" if self.path == "-" else self.path
+        self.overrides = {"trump": trump, "first": first, "rules": rules, "hidden": hidden}
+        self.check = check
+        self.deals = 0
+        self.bytes_read = 0
+        self.sha256 = None
+        self._hash = hashlib.sha256()
+        self._ahead = None          # bytes read and checked by check_ahead, to be parsed again
+        self._stream = None
+        self._started = False
+
+    # -- reading bytes
+    def _open(self):
+        name = self.name
+        try:
+            if self.path == "-":
+                import sys
+                if sys.stdin is None:
+                    raise DealFileError("cannot read the file: standard input is closed",
+                                        source=name)
+                stream = getattr(sys.stdin, "buffer", None)
+                if stream is None:      # a text stream without bytes below it (a StringIO)
+                    return _TextAsBytes(sys.stdin)
+                return stream
+            f = open(self.path, "rb")
+        except OSError as e:
+            raise DealFileError(f"cannot read the file: {e.strerror or e}",
+                                source=name) from None
+        try:
+            st = os.fstat(f.fileno())
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > MAX_FILE_BYTES:
+            f.close()
+            raise self._too_large()
+        return f
+
+    def _too_large(self) -> DealFileError:
+        return DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
+                             "file is at most that (split it into smaller files)",
+                             source=self.name)
+
+    def _read(self, n: int) -> bytes:
+        if self._stream is None:
+            self._stream = self._open()
+        try:
+            read = getattr(self._stream, "read1", None) or self._stream.read
+            data = read(n)
+        except OSError as e:
+            raise DealFileError(f"cannot read the file: {e.strerror or e}",
+                                source=self.name) from None
+        if data:
+            self.bytes_read += len(data)
+            if self.bytes_read > MAX_FILE_BYTES:
+                raise self._too_large()
+            self._hash.update(data)
+        return data
+
+    def close(self) -> None:
+        """Close the file (standard input stays open)."""
+        stream, self._stream = self._stream, None
+        if stream is not None and self.path != "-":
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def _lines(self, blocks):
+        """(line number, text) of every line of the bytes ``blocks`` yields, decoded and
+        checked (UTF-8, no NUL, not too long), lines ending at \\n, \\r\\n or \\r."""
+        buf = b""
+        offset = 0                  # the file's byte offset of buf[0]
+        lineno = 0
+        eof = False
+        it = iter(blocks)
+        while not eof:
+            block = next(it, b"")
+            if block:
+                buf += block
             else:
-                data = stream.read(MAX_FILE_BYTES + 1)
-        else:
-            with open(name, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise DealFileError(f"cannot read the file: {e.strerror or e}", source=name) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise DealFileError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB; a deal "
-                            "file is at most that (split it into smaller files)", source=name)
-    return parse_deal_text(_decode(data, name), name, trump=trump, first=first, rules=rules,
-                           hidden=hidden)
+                eof = True
+            start = 0
+            while True:
+                m = _EOL.search(buf, start)
+                if m is None or (not eof and m.end() == len(buf) and m.group() == b"\r"):
+                    break           # no whole line left (a \r may be the first half of \r\n)
+                lineno += 1
+                yield lineno, self._decode(buf[start:m.start()], offset + start, lineno)
+                start = m.end()
+            if start:
+                buf = buf[start:]
+                offset += start
+            if len(buf) > 4 * MAX_LINE_CHARS + 4:       # surely too long: say so now
+                text = self._decode(buf, offset, lineno + 1, partial=True)
+                raise _too_long(text, self.name, lineno + 1)
+        if buf:
+            lineno += 1
+            yield lineno, self._decode(buf, offset, lineno)
 
-
-def _decode(data: bytes, name: str) -> str:
-    """The UTF-8 text of ``data``; raises DealFileError located at the first byte that is not
-    UTF-8, or at the first NUL byte (no text file holds one)."""
-    try:
-        text = data.decode("utf-8")
+    def _decode(self, data: bytes, offset: int, lineno: int, partial: bool = False) -> str:
+        skip = 3 if offset == 0 and data.startswith(_BOM) else 0
         bad = data.find(b"\x00")
-        if bad < 0:
-            return text
-        why = "a NUL byte"
-    except UnicodeDecodeError as e:
-        bad = e.start
-        why = f"byte 0x{data[bad]:02X} is not UTF-8"
-    # the line and column of the bad byte, lines ending as in parse_deal_text
-    before = data[:bad]
-    breaks = list(re.finditer(rb"\r\n|\r|\n", before))
-    line_start = breaks[-1].end() if breaks else 0
-    if not breaks and before.startswith(b"\xef\xbb\xbf"):
-        line_start = 3                  # the byte order mark is not a column
-    column = len(before[line_start:].decode("utf-8", "replace")) + 1
-    raise DealFileError(f"not a UTF-8 text file ({why}; byte {bad + 1} of the file)",
-                        source=name, line=len(breaks) + 1, column=column)
+        try:
+            text = data[skip:].decode("utf-8")
+            if bad < 0:
+                return text
+            why = "a NUL byte"
+        except UnicodeDecodeError as e:
+            if partial and e.start >= len(data) - skip - 3 and e.reason == "unexpected end of data":
+                return data[skip:e.start + skip].decode("utf-8")   # cut inside a character
+            if bad < 0 or e.start + skip < bad:
+                bad = e.start + skip
+                why = f"byte 0x{data[bad]:02X} is not UTF-8"
+            else:
+                why = "a NUL byte"
+        column = len(data[skip:bad].decode("utf-8", "replace")) + 1
+        raise DealFileError(f"not a UTF-8 text file ({why}; byte {offset + bad + 1} of the "
+                            "file)", source=self.name, line=lineno, column=column)
+
+    def _blocks(self):
+        if self._ahead is not None:
+            data, self._ahead = self._ahead, None
+            yield data
+        while True:
+            data = self._read(READ_BLOCK)
+            if not data:
+                return
+            yield data
+
+    # -- deals
+    def check_ahead(self, limit: int | None = None) -> None:
+        """Read up to ``limit`` bytes (default :data:`LOOKAHEAD_BYTES`; the whole file if it
+        is smaller) and check every deal in them, before the first one is used; they are
+        parsed again when iterating.  Raises the errors of the reader for the deals in that
+        part of the file."""
+        if limit is None:
+            limit = LOOKAHEAD_BYTES
+        if self._started or self._ahead is not None:
+            raise RuntimeError("check_ahead comes before iterating, once")
+        chunks, n = [], 0
+        while n < limit:
+            data = self._read(min(READ_BLOCK, limit - n))
+            if not data:
+                break
+            chunks.append(data)
+            n += len(data)
+        self._ahead = data = b"".join(chunks)
+        complete = n < limit            # the whole file is in memory
+        if not complete:                # only whole lines: the last one may be cut
+            cut = max(data.rfind(b"\n"), data.rfind(b"\r"))
+            data = data[:cut + 1] if cut >= 0 else b""
+        lines = self._lines([data])
+        specs = _parse_lines(lines, self.name, **self.overrides)
+        try:
+            for spec in specs:
+                if self.check is not None:
+                    self.check(spec)
+        except DealFileError as e:
+            if not complete and e.message.startswith("no deal in this file"):
+                return
+            raise
+        finally:
+            specs.close()
+
+    def __iter__(self):
+        if self._started:
+            raise RuntimeError("a DealReader is read once")
+        self._started = True
+        try:
+            for spec in _parse_lines(self._lines(self._blocks()), self.name,
+                                     **self.overrides):
+                if self.check is not None:
+                    self.check(spec)
+                self.deals += 1
+                yield spec
+            self.sha256 = self._hash.hexdigest()
+        finally:
+            self.close()
+
+
+class _TextAsBytes:
+    """A text stream (``io.StringIO`` as standard input) read as UTF-8 bytes."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def read(self, n: int) -> bytes:
+        data = self.stream.read(n)
+        return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data

@@ -56,9 +56,9 @@ import numpy as np
 
 from . import _kernels as K
 from .batch import GEN_BLOCK
-from .cards import (FULL_DECK, RANKS, SEATS, SUIT_MASK, SUITS, card_power, card_str, cards_of,
+from .cards import (FULL_DECK, SEATS, SUIT_MASK, SUITS, card_power, card_str, cards_of,
                     is_int, popcount, sort_for_display)
-from .deal import Deal, parse_pbn
+from .deal import Deal, parse_pbn, pbn_hand_mask, pbn_words
 from .errors import CardParseError, DealError, IllegalCardError, KrakenError
 from .roem import player_melds
 from .rules import Rules, as_rules
@@ -120,32 +120,6 @@ class PartialDeal:
         return self.pbn(0)
 
 
-def _parse_hand_word(word: str, column: int) -> int:
-    """One PBN hand ``S.H.D.C`` -> card mask.  Raises DealError located at ``column``."""
-    suits = word.split(".")
-    if len(suits) != 4:
-        raise DealError("a hand has four suits separated by dots: S.H.D.C (or - for a hidden "
-                        "hand)", column=column, token=word)
-    mask, col = 0, column
-    for si, ranks in enumerate(suits):
-        r = 0
-        while r < len(ranks):
-            ch, width = ranks[r].upper(), 1
-            if ranks[r:r + 2] == "10":
-                ch, width = "T", 2
-            if ch not in RANKS:
-                raise DealError("expected a rank A, K, Q, J, T (or 10), 9, 8 or 7",
-                                column=col + r, token=ranks[r])
-            card = si * 8 + RANKS.index(ch)
-            if mask >> card & 1:
-                raise DealError(f"card {card_str(card)} appears twice in one hand",
-                                column=col + r, token=card_str(card))
-            mask |= 1 << card
-            r += width
-        col += len(ranks) + 1
-    return mask
-
-
 def parse_partial_pbn(text: str):
     """PBN deal text in which a hand may be ``-`` (hidden) -> ``(deal, seat named before the
     colon)``: a :class:`Deal` when every hand is given, else a :class:`PartialDeal`.
@@ -157,23 +131,7 @@ def parse_partial_pbn(text: str):
     words = text.split()
     if not any(w == HIDDEN for w in words[1:]) and not (words and words[0].endswith(":" + HIDDEN)):
         return parse_pbn(text)
-    lead = len(text) - len(text.lstrip())
-    body = text.strip()
-    if len(body) < 2 or body[1] != ":" or body[0].upper() not in SEATS:
-        raise DealError("a PBN deal starts with a seat and a colon, like 'N:'", column=lead + 1,
-                        token=body[:2])
-    start = SEATS.index(body[0].upper())
-    spans = []
-    i, n = 2, len(body)
-    while i < n:
-        if body[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < n and not body[j].isspace():
-            j += 1
-        spans.append((i, body[i:j]))
-        i = j
+    lead, start, body, spans = pbn_words(text)
     if len(spans) != 4:
         raise DealError(f"a PBN deal has four hands separated by spaces (- for a hidden hand); "
                         f"found {len(spans)}", column=lead + 1, token=body[2:])
@@ -184,7 +142,7 @@ def parse_partial_pbn(text: str):
         seat = (start + k) % 4
         if word == HIDDEN:
             continue
-        mask = _parse_hand_word(word, lead + 1 + off)
+        mask = pbn_hand_mask(word, lead + 1 + off, whose=f"{SEATS[seat]}'s hand")
         if seen & mask:
             c = cards_of(seen & mask)[0]
             raise DealError(f"card {card_str(c)} is dealt twice", column=lead + 1 + off,

@@ -6,16 +6,18 @@ page) is the user's data.  This module decides once what may be written and how:
 - **Where.**  The path is resolved through symbolic links (:func:`os.path.realpath`): a link
   to a file is written *through*, on purpose (the file it points to is replaced; the link
   stays a link).  What the path resolves to must be a regular file or a new name in an
-  existing directory.  Anything else (a directory, a device such as ``/dev/stdout`` or
-  ``/dev/null``, a named pipe, a socket, an empty name, ``-``) is refused before any work is
-  done.
+  existing directory.  Anything else (a directory, a device such as ``/dev/null``, a named
+  pipe, a socket, an empty name, ``-``, a link such as ``/dev/stdout`` that names an open
+  file descriptor rather than a file) is refused before any work is done.
 - **Never over an input.**  The caller names the files it reads (``inputs``); an output that
   is one of them (same file by inode, or same resolved path) is refused, and so are two
   outputs of one command that are the same file.
 - **Atomically.**  The data goes to a temporary file in the target's own directory (so the
   rename stays on one file system), is flushed and ``fsync``-ed, and is renamed over the target
-  (:func:`os.replace`).  A full disk, a kill or an error leaves the earlier file exactly as it
-  was and no temporary file behind.  A new file gets the mode a plain ``open`` would give
+  (:func:`os.replace`), and the directory is ``fsync``-ed.  A full disk, an error or Ctrl-C
+  leaves the earlier file exactly as it was and no temporary file behind; a ``kill -9`` can
+  leave a temporary file (``.NAME.XXXXXXXX.tmp``, never the target), which
+  :func:`remove_temporaries` clears.  A new file gets the mode a plain ``open`` would give
   (``0o666`` less the umask); a replaced file keeps its mode.
 
 Every refusal or failure is an :class:`OutputError` (a :class:`~kraken_solver.errors.KrakenError`)
@@ -27,13 +29,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 
 from .errors import KrakenError
 
 __all__ = ["OutputError", "check_output", "check_outputs", "atomic_open", "write_bytes",
-           "write_text", "save_figure", "make_output_dir", "file_kind"]
+           "write_text", "save_figure", "make_output_dir", "file_kind", "temporaries",
+           "remove_temporaries"]
 
 
 class OutputError(KrakenError):
@@ -65,6 +69,27 @@ def _same(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
+def _resolve(path: str, what: str) -> str:
+    """``os.path.realpath(path)``, checked: when the kernel finds a file at ``path`` (following
+    its links) it must be the file at the resolved path.  A link that names an open file
+    descriptor (``/dev/stdout``, ``/proc/self/fd/1``: its text is ``pipe:[...]`` or a file
+    that is gone) is not a file to write through: OutputError."""
+    target = os.path.realpath(path)
+    try:
+        here = os.stat(path)
+    except OSError:
+        return target               # a new name (or a dangling link to one)
+    try:
+        there = os.stat(target)
+    except OSError:
+        there = None
+    if there is None or not os.path.samestat(here, there):
+        raise OutputError(f"{what} must be a file with a name; this is a link to an open file "
+                          f"descriptor ({file_kind(here.st_mode)}), as /dev/stdout is: give a "
+                          "file name", source=path)
+    return target
+
+
 def check_output(path, *, what: str = "the output", inputs=()) -> str:
     """Check that ``path`` may be written (module docstring) and return the resolved path the
     data will be renamed onto.  Only looks; changes nothing.
@@ -83,7 +108,7 @@ def check_output(path, *, what: str = "the output", inputs=()) -> str:
     if path == "-":
         raise OutputError(f"{what} is written to a file; '-' (standard output) is not one "
                           "here: give a file name", source=path)
-    target = os.path.realpath(path)
+    target = _resolve(path, what)
     try:
         st = os.stat(target)
     except FileNotFoundError:
@@ -169,12 +194,55 @@ def atomic_open(path, mode: str = "w", *, what: str = "the output", inputs=(),
         check_output(path, what=what, inputs=inputs)
         os.replace(tmp, target)
         tmp = None
+        _fsync_dir(folder)
     except OSError as e:
         raise OutputError(f"cannot write {what}: {e.strerror or e}", source=shown) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.remove(tmp)
+
+
+def _fsync_dir(folder: str) -> None:
+    """Make a rename in ``folder`` durable (best effort: some file systems refuse)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def temporaries(path) -> list[str]:
+    """The temporary files that :func:`atomic_open` may have left for ``path`` (its resolved
+    target) when the process was killed while writing it: ``.NAME.XXXXXXXX.tmp`` in the
+    target's folder, where ``XXXXXXXX`` is :func:`tempfile.mkstemp`'s random part."""
+    target = os.path.realpath(os.fspath(path))
+    folder = os.path.dirname(target) or os.curdir
+    name = os.path.basename(target)
+    pattern = re.compile(r"\." + re.escape(name) + r"\.[A-Za-z0-9_]{8}\.tmp")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if pattern.fullmatch(n)]
+
+
+def remove_temporaries(path) -> int:
+    """Remove what :func:`temporaries` finds for ``path``; return how many were removed.  Call
+    it only while no other process may be writing ``path`` (e.g. holding a lock)."""
+    n = 0
+    for tmp in temporaries(path):
+        try:
+            os.remove(tmp)
+            n += 1
+        except OSError:
+            pass
+    return n
 
 
 def write_bytes(path, data: bytes, *, what: str = "the output", inputs=()) -> str:
@@ -210,7 +278,7 @@ def make_output_dir(path, *, what: str = "the output folder", inputs=()) -> str:
     if path is None or os.fspath(path).strip() == "" or os.fspath(path) == "-":
         raise OutputError(f"{what} must be a folder name", token=repr(path))
     path = os.fspath(path)
-    target = os.path.realpath(path)
+    target = _resolve(path, what)
     for inp in inputs or ():
         if inp is not None and os.fspath(inp) not in ("", "-") and _same(path, os.fspath(inp)):
             raise OutputError(f"{what} is an input of this command", source=path)

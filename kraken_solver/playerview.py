@@ -391,7 +391,8 @@ def player_view_dict(reviews) -> dict:
 
 def player_view_csv_cells(r: PlayerViewReview) -> list:
     """The :data:`CSV_FIELDS` cells of one played card."""
+    # booleans True/False, as the review's own columns and kraken-batch write them
     if r.forced:            # one legal card: no hint (and no cost)
-        return ["", r.dd.card, "", 0.0, 0.0, "", 0, "false", "false"]
+        return ["", r.dd.card, "", 0.0, 0.0, "", 0, "False", "False"]
     return [r.means[r.dd.card], " ".join(r.best), _best_mean(r), r.cost, r.cost_se,
-            str(r.exact).lower(), r.layouts, str(r.mistake).lower(), str(r.excused).lower()]
+            str(bool(r.exact)), r.layouts, str(bool(r.mistake)), str(bool(r.excused))]

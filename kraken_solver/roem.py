@@ -5,6 +5,7 @@ Trick roem (rules 10-11) is computed inside the search kernels (``_kernels.trick
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import SEATS
@@ -25,7 +26,8 @@ def _run_value(length: int, long_runs_100: bool) -> int:
 
 
 def _runs(mask: int, long_runs_100: bool) -> list[tuple]:
-    """Maximal runs of 3+ cards per suit, natural order: (value, top rank, 0, suit order)."""
+    """Maximal runs of 3+ cards per suit, natural order: ((value, top rank, 0, suit order),
+    the run's cards as a mask)."""
     melds = []
     for s in range(4):
         x = (mask >> (8 * s)) & 0xFF
@@ -39,18 +41,17 @@ def _runs(mask: int, long_runs_100: bool) -> list[tuple]:
                     r += 1
                 length = r - start
                 if length >= 3:
-                    melds.append((_run_value(length, long_runs_100), r - 1, 0, SUIT_ORDER[s]))
+                    cards = ((1 << length) - 1) << (8 * s + start)
+                    melds.append(((_run_value(length, long_runs_100), r - 1, 0, SUIT_ORDER[s]),
+                                  cards))
             else:
                 r += 1
     return melds
 
 
-def player_melds(mask: int, long_runs_100: bool = False) -> list[tuple]:
-    """The melds one player declares (rules 12-13), stuk excluded.
-
-    Each meld is a tuple ``(value, top natural rank 0..7, is_four_of_a_kind, suit order)`` that
-    sorts as rule 14 compares melds.  Of all ways to use or not use each four of a kind, the one
-    with the highest total is declared; ties go to the better best meld."""
+def _declared(mask: int, long_runs_100: bool) -> list[tuple]:
+    """The melds one player declares (rules 12-13), stuk excluded, as (key, cards mask)
+    pairs; see :func:`player_melds`."""
     common = mask & (mask >> 8) & (mask >> 16) & (mask >> 24) & 0xFF
     if not common:
         return _runs(mask, long_runs_100)       # no four of a kind: nothing to choose
@@ -61,12 +62,79 @@ def player_melds(mask: int, long_runs_100: bool = False) -> list[tuple]:
             used = 0
             for r in chosen:
                 used |= 0x01010101 << r
-            melds = [(QUAD_VALUES[r], r, 1, 4) for r in chosen] + _runs(mask & ~used, long_runs_100)
-            total = sum(m[0] for m in melds)
-            cand = (total, max(melds) if melds else (-1,), melds)
+            melds = [((QUAD_VALUES[r], r, 1, 4), 0x01010101 << r) for r in chosen] \
+                + _runs(mask & ~used, long_runs_100)
+            total = sum(m[0][0] for m in melds)
+            cand = (total, max(m[0] for m in melds) if melds else (-1,), melds)
             if best is None or cand[:2] > best[:2]:
                 best = cand
     return best[2]
+
+
+def player_melds(mask: int, long_runs_100: bool = False) -> list[tuple]:
+    """The melds one player declares (rules 12-13), stuk excluded.
+
+    Each meld is a tuple ``(value, top natural rank 0..7, is_four_of_a_kind, suit order)`` that
+    sorts as rule 14 compares melds.  Of all ways to use or not use each four of a kind, the one
+    with the highest total is declared; ties go to the better best meld."""
+    return [key for key, _ in _declared(mask, long_runs_100)]
+
+
+@dataclass(frozen=True)
+class Meld:
+    """One meld declared from the hand (rules 12-16), as a score sheet lists it.
+
+    - ``seat``: who declared it, 0..3 (N E S W); ``kind``: ``"run"``, ``"four"`` (four of a
+      kind) or ``"stuk"`` (king and queen of trump, rule 16).
+    - ``cards``: the meld's cards, card indices 0..31 (suit * 8 + natural rank), low to high.
+    - ``value``: its value in points (rules 10, 12; stuk 20), whether it counts or not.
+    - ``counts``: whether it scores for its team: a stuk always does (rule 16); another meld
+      does when its team holds the best meld of the four players (rules 14-15).
+    - ``best``: whether it is that best meld.
+    """
+
+    seat: int
+    kind: str
+    cards: tuple
+    value: int
+    counts: bool
+    best: bool = False
+
+    @property
+    def team(self) -> int:
+        """The team of ``seat`` by parity: 0 = N-S, 1 = E-W."""
+        return self.seat & 1
+
+
+def _cards_of(mask: int) -> tuple:
+    return tuple(c for c in range(32) if (mask >> c) & 1)
+
+
+def declared_melds(hands, trump: int, first: int, rules) -> list[Meld]:
+    """Every meld declared from the hand, seat by seat (N E S W), each marked whether it
+    counts (rules 12-17); the melds that count add up to :func:`hand_roem_masks`.
+
+    ``hands``: four 32-bit masks N E S W as dealt; ``trump`` 0..3; ``first`` 0..3 (the
+    first player; it does not change which melds count, only which team is the playing
+    team).  An empty list when ``rules.hand_roem`` is off (then nothing is declared)."""
+    if not rules.hand_roem:
+        return []
+    declared = [_declared(int(h), rules.long_runs_100) for h in hands]
+    best_seat, best_key = None, None
+    for seat in range(4):
+        for key, _ in declared[seat]:
+            if best_key is None or key > best_key:
+                best_seat, best_key = seat, key
+    melds = []
+    kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
+    for seat in range(4):
+        for key, cards in declared[seat]:
+            melds.append(Meld(seat, "four" if key[2] else "run", _cards_of(cards), key[0],
+                              counts=(seat & 1) == (best_seat & 1),
+                              best=seat == best_seat and key == best_key))
+        if int(hands[seat]) & kq == kq:
+            melds.append(Meld(seat, "stuk", _cards_of(kq), 20, counts=True))
+    return melds
 
 
 def hand_roem_masks(hands, trump: int, first: int, rules) -> tuple[int, int]:
@@ -76,6 +144,8 @@ def hand_roem_masks(hands, trump: int, first: int, rules) -> tuple[int, int]:
     player, whose team is the playing team.  Returns (0, 0) when ``rules.hand_roem`` is off."""
     if not rules.hand_roem:
         return 0, 0
+    # the sums of declared_melds (tests check they agree), without building its records:
+    # every Position computes this
     melds = [player_melds(h, rules.long_runs_100) for h in hands]
     scores = [0, 0]  # by team parity: 0 = N/S, 1 = E/W
     best_seat, best_meld = None, None
@@ -94,4 +164,4 @@ def hand_roem_masks(hands, trump: int, first: int, rules) -> tuple[int, int]:
     return scores[d], scores[1 - d]
 
 
-__all__ = ["hand_roem_masks", "player_melds", "SEATS"]
+__all__ = ["hand_roem_masks", "player_melds", "declared_melds", "Meld", "SEATS"]

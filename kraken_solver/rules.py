@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .cards import is_bool, is_int
+from .cards import ascii_lower, is_bool, is_int
 from .errors import RulesError
 
 TRUMP_RULES = ("rotterdam", "amsterdam")
@@ -45,6 +46,12 @@ class Rules:
     long_runs_100: bool = False
 
     def __post_init__(self):
+        # plain str, bool and int from here on: numpy values would leak into results and
+        # into to_dict(), which must be JSON
+        for name in ("trump_rule", "undertrump"):
+            v = getattr(self, name)
+            if isinstance(v, str) and type(v) is not str:
+                object.__setattr__(self, name, str(v))
         if self.trump_rule not in TRUMP_RULES:
             raise RulesError("trump_rule must be 'rotterdam' or 'amsterdam'",
                              token=str(self.trump_rule))
@@ -55,11 +62,14 @@ class Rules:
             if not is_bool(getattr(self, name)):
                 raise RulesError(f"{name} must be true or false",
                                  token=str(getattr(self, name)))
+            object.__setattr__(self, name, bool(getattr(self, name)))
         if not is_int(self.multiplier) or self.multiplier not in MULTIPLIERS:
             raise RulesError("multiplier must be 1, 2, 4 or 8", token=str(self.multiplier))
+        object.__setattr__(self, "multiplier", int(self.multiplier))
         if not is_int(self.pit_bonus) or not 0 <= self.pit_bonus <= 10000:
             raise RulesError("pit_bonus must be a whole number of points from 0 to 10000",
                              token=str(self.pit_bonus))
+        object.__setattr__(self, "pit_bonus", int(self.pit_bonus))
 
     # ------------------------------------------------------------------ presets
     @classmethod
@@ -68,7 +78,7 @@ class Rules:
         ``klaverjas-rotterdam``, ``klaverjas-amsterdam``), with optional overrides (the
         options of :class:`Rules`).  Raises RulesError for an unknown name or option or a bad
         option value."""
-        key = str(name).strip().lower()
+        key = ascii_lower(str(name).strip())
         if key not in PRESETS:
             raise RulesError("unknown rules preset; expected one of " + ", ".join(PRESETS),
                              token=str(name))
@@ -76,19 +86,29 @@ class Rules:
         return dataclasses.replace(PRESETS[key], **overrides)
 
     @classmethod
-    def from_dict(cls, options: dict) -> "Rules":
-        """Rules from a dict of options (as in the reference cases); missing keys take defaults.
-        Raises RulesError for an unknown option."""
+    def from_dict(cls, options) -> "Rules":
+        """Rules from a dict of options (as in the reference cases, or :meth:`to_dict`);
+        missing keys take defaults, and ``None`` is no options (the defaults).  Raises
+        RulesError for something that is not a dict, an unknown option or a bad value."""
+        if options is None:
+            return cls()
+        if not isinstance(options, dict):
+            raise RulesError("expected a dict of rules options, like {'multiplier': 2}",
+                             token=repr(options))
         _check_options(options)
         return cls(**options)
 
     def to_dict(self) -> dict:
+        """The options as a dict of plain ``str``, ``bool`` and ``int`` (JSON-ready);
+        ``Rules.from_dict(r.to_dict()) == r``."""
         return dataclasses.asdict(self)
 
     @property
     def name(self) -> str:
         """The preset name if these rules equal a preset, else the preset nearest plus the
-        options that differ, e.g. ``"kraken+multiplier=2"``."""
+        options that differ, e.g. ``"kraken+multiplier=2"``: a rules spec that
+        :meth:`from_name` (and :func:`as_rules`, ``--rules``, ``[Rules]``, ``rules=``) reads
+        back to these rules."""
         best, best_diff = None, None
         for pname, p in PRESETS.items():
             diff = [f.name for f in fields(self) if getattr(self, f.name) != getattr(p, f.name)]
@@ -96,11 +116,22 @@ class Rules:
                 best, best_diff = pname, diff
         if not best_diff:
             return best
-        parts = []
-        for n in best_diff:
-            v = getattr(self, n)
-            parts.append(f"{n}={str(v).lower() if isinstance(v, bool) else v}")
-        return best + "+" + "+".join(parts)
+        return best + "".join(f"+{n}={_option_text(getattr(self, n))}" for n in best_diff)
+
+    @classmethod
+    def from_name(cls, text: str) -> "Rules":
+        """Rules from a rules spec: a preset name, optionally followed by ``+option=value``
+        parts, e.g. ``"kraken+multiplier=2"``,
+        ``"klaverjas-rotterdam+trick_roem=false+double_spades=true"`` (every option of
+        :class:`Rules`; see :data:`OPTION_VALUES` for the values each takes).  A spec that
+        starts with an option (``"multiplier=2"``) starts from ``kraken``.  Names, options and
+        values are case-insensitive; :attr:`name` gives a spec that reads back to equal rules.
+
+        Raises RulesError (``token`` the offending part) for an unknown preset or option, a
+        part without ``=``, an option given twice, or a value the option does not take; the
+        message lists what is allowed."""
+        preset, options = parse_rules_spec(text)
+        return dataclasses.replace(PRESETS[preset], **options)
 
     def kernel_array(self) -> np.ndarray:
         """The options the search kernels need, as an int64 array of length 5."""
@@ -115,11 +146,90 @@ class Rules:
 
 def _check_options(options: dict) -> None:
     """Raise RulesError naming the first key of ``options`` that is not a Rules option."""
+    if not isinstance(options, dict):
+        raise RulesError("rules options are a dict of option -> value", token=repr(options))
     names = {f.name for f in fields(Rules)}
     for k in options:
-        if k not in names:
+        if not isinstance(k, str) or k not in names:
             raise RulesError("unknown rules option; expected one of " + ", ".join(sorted(names)),
                              token=str(k))
+
+
+#: what each option of :class:`Rules` takes in a rules spec (``"kraken+multiplier=2"``)
+OPTION_VALUES = {
+    "trump_rule": "rotterdam or amsterdam",
+    "undertrump": "forbidden or forced",
+    "trick_roem": "true or false",
+    "hand_roem": "true or false",
+    "double_spades": "true or false",
+    "multiplier": "1, 2, 4 or 8",
+    "pit_bonus": "a whole number of points from 0 to 10000",
+    "long_runs_100": "true or false",
+}
+_TRUE = ("true", "on", "yes", "1")
+_FALSE = ("false", "off", "no", "0")
+
+
+def _option_text(value) -> str:
+    """An option's value as a rules spec writes it (bools as ``true``/``false``)."""
+    return str(value).lower() if isinstance(value, (bool, np.bool_)) else str(value)
+
+
+def _allowed() -> str:
+    return ("expected " + ", ".join(PRESETS) + ", optionally with +option=value parts, e.g. "
+            "kraken+multiplier=2 (options: " + ", ".join(OPTION_VALUES) + ")")
+
+
+def _option_value(key: str, text: str):
+    """The value of option ``key`` from its spec text.  Raises RulesError."""
+    v = ascii_lower(text.strip())
+    kind = type(getattr(Rules(), key))
+    if kind is bool:
+        if v in _TRUE:
+            return True
+        if v in _FALSE:
+            return False
+    elif kind is int:
+        if re.fullmatch(r"[0-9]{1,6}", v):
+            value = int(v)
+            if key != "multiplier" or value in MULTIPLIERS:
+                if key != "pit_bonus" or value <= 10000:
+                    return value
+    elif v in {"trump_rule": TRUMP_RULES, "undertrump": UNDERTRUMP_RULES}[key]:
+        return v
+    raise RulesError(f"{key} takes {OPTION_VALUES[key]}", token=f"{key}={text}")
+
+
+def parse_rules_spec(text) -> tuple[str, dict]:
+    """A rules spec ``PRESET+option=value+...`` -> (preset name, {option: value}) with only
+    the options the spec gives (see :meth:`Rules.from_name`).  Raises RulesError."""
+    if not isinstance(text, str):
+        raise RulesError("a rules spec is text like kraken+multiplier=2", token=repr(text))
+    if not text.isascii():
+        # case folding must not invent a name: the Kelvin sign lowers to 'k'
+        raise RulesError("a rules spec is written in ASCII letters, digits and + = - _",
+                         token=text)
+    parts = [p.strip() for p in text.split("+")]
+    if parts and "=" in parts[0]:
+        parts.insert(0, "kraken")
+    preset = ascii_lower(parts[0])
+    if preset not in PRESETS:
+        raise RulesError("unknown rules preset; " + _allowed(), token=parts[0] or text)
+    options: dict = {}
+    for part in parts[1:]:
+        key, eq, value = part.partition("=")
+        key = ascii_lower(key.strip())
+        if not eq or not key:
+            raise RulesError("a rules option is written option=value; " + _allowed(),
+                             token=part or text)
+        if key not in OPTION_VALUES:
+            raise RulesError("unknown rules option; expected one of "
+                             + "; ".join(f"{k} ({v})" for k, v in OPTION_VALUES.items()),
+                             token=key)
+        if key in options:
+            raise RulesError(f"{key} is given twice", token=part)
+        options[key] = _option_value(key, value)
+    return preset, options
 
 
 PRESETS = {
@@ -132,14 +242,16 @@ PRESETS = {
 
 
 def as_rules(rules) -> Rules:
-    """Accept a Rules, a preset name or a dict of options.  Raises RulesError."""
+    """Accept a Rules, a rules spec (a preset name, optionally with ``+option=value`` parts:
+    ``"kraken+multiplier=2"``, see :meth:`Rules.from_name`) or a dict of options; ``None``
+    is the default rules (``kraken``).  Raises RulesError."""
     if rules is None:
         return Rules()
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, str):
-        return Rules.preset(rules)
+        return Rules.from_name(rules)
     if isinstance(rules, dict):
         return Rules.from_dict(rules)
-    raise RulesError("expected Rules, a preset name or a dict of options",
-                     token=repr(rules))
+    raise RulesError("expected Rules, a rules spec such as 'kraken+multiplier=2' or a dict "
+                     "of options", token=repr(rules))

@@ -57,6 +57,10 @@ def as_played(played) -> list:
         return []
     if isinstance(played, str):
         return played.split()
+    if isinstance(played, (bytes, bytearray, memoryview)):
+        # iterating bytes gives numbers (b"SA" -> 83, 65), which would read as card indices
+        raise CardParseError("played is text: a list of cards like ['SA', 'S9'] or a string "
+                             "'SA S9', not bytes (decode them first)", token=repr(played))
     if isinstance(played, (set, frozenset, dict)):
         raise CardParseError("played is in play order: a list or a string, not a set",
                              token=repr(played))

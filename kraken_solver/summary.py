@@ -52,7 +52,8 @@ class Summary:
     - ``by_length_honours``: per (length, honours).
     - ``best``: the best trump's score per deal: count, mean, std, min, percentiles, max,
       P(made) of the best trump.
-    - ``best_hist``: histogram of the best trump's score (bins of ``bin_width`` points).
+    - ``best_hist``: histogram of the best trump's score (bins of ``bin_width`` points, or a
+      multiple of it so that a group has at most about 40 bins).
     - ``rules``: per trump-choice rule: P(picks a best trump), mean cost per deal, mean score,
       P(made), mean points, P(pit).
     - ``choices``: per (deal, rule) the chosen trump and its values (for plots).
@@ -77,6 +78,11 @@ REQUIRED_COLUMNS = ("deal_id", "deal", "first", "trump", "score", "made")
 _INT_COLUMNS = ("deal_id", "score", "points")
 _BOOL_COLUMNS = ("made", "pit")
 _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False}
+_BOOL_WORDS_ANY_CASE = {}
+for _word, _value in _BOOL_WORDS.items():
+    for _n in range(1 << len(_word)):       # every ASCII capitalisation: TRUE, True, tRuE ...
+        _BOOL_WORDS_ANY_CASE["".join(c.upper() if _n >> i & 1 else c
+                                     for i, c in enumerate(_word))] = _value
 _HOLDING = r"[AKQJT987]{0,8}"
 _HAND = rf"{_HOLDING}\.{_HOLDING}\.{_HOLDING}\.{_HOLDING}"
 #: the PBN form kraken-batch writes (str(Deal)), read vectorised; other forms by Deal.from_pbn
@@ -126,7 +132,8 @@ def _int_column(s, name, source, line_of):
 def _bool_column(s, name, source, line_of):
     if s.dtype.kind == "b" and not s.isna().any():
         return s.astype(bool)
-    mapped = s.astype(str).str.strip().str.lower().map(_BOOL_WORDS)
+    # only the ASCII words: str.lower would fold other letters too (the Kelvin sign to 'k')
+    mapped = s.astype(str).str.strip().map(_BOOL_WORDS_ANY_CASE)
     ok = mapped.notna().to_numpy()
     if not ok.all():
         row = int(np.argmin(ok))
@@ -135,8 +142,10 @@ def _bool_column(s, name, source, line_of):
 
 
 def _letter_column(s, name, letters, what, source, line_of):
-    up = s.astype(str).str.strip().str.upper()
-    ok = up.isin(list(letters)).to_numpy() & s.notna().to_numpy()
+    # the ASCII letters and their lower case only (str.upper turns 'ſ' into 'S')
+    fold = {c: c for c in letters} | {c.lower(): c for c in letters}
+    up = s.astype(str).str.strip().map(fold)
+    ok = up.notna().to_numpy() & s.notna().to_numpy()
     if not ok.all():
         row = int(np.argmin(ok))
         raise _bad_value(name, what, row, s.iloc[row], source, line_of)
@@ -267,8 +276,10 @@ def hand_features(df):
 def _hand_features(df, hands):
     import pandas as pd
 
-    seat = df["first"].astype(str).str.upper().map({s: i for i, s in enumerate(SEATS)})
-    suit = df["trump"].astype(str).str.upper().map(SUIT_ORDER)
+    seat = df["first"].astype(str).map({**{s: i for i, s in enumerate(SEATS)},
+                                        **{s.lower(): i for i, s in enumerate(SEATS)}})
+    suit = df["trump"].astype(str).map({**SUIT_ORDER,
+                                        **{k.lower(): v for k, v in SUIT_ORDER.items()}})
     if seat.isna().any() or suit.isna().any():
         raise KrakenError("a row has a bad first player or trump")
     held = (hands[np.arange(len(df)), seat.to_numpy(dtype=np.int64)]
@@ -306,15 +317,41 @@ CHOICE_RULES = (
 )
 
 
+def _check_deals_agree(df, source, line_of) -> None:
+    """Every deal's rows must agree on the deal text, the first player and the rules (its
+    four rows are one deal solved for four trumps).  Raises KrakenError naming the first row
+    that disagrees and the deal's first row."""
+    for column, what in (("deal", "deal"), ("first", "first player"), ("rules", "rules")):
+        if column not in df.columns:
+            continue
+        values = df[column].astype(str)
+        head = values.groupby(df["deal_id"]).transform("first")
+        wrong = (values != head).to_numpy()
+        if wrong.any():
+            row = int(np.argmax(wrong))
+            deal_id = df["deal_id"].iloc[row]
+            first_row = int(np.argmax((df["deal_id"] == deal_id).to_numpy()))
+            line = line_of(first_row) if line_of is not None else None
+            other = f"line {line}" if line is not None else f"row {first_row + 1}"
+            raise _bad_value(column, f"the rows of deal_id {deal_id} disagree on the {what} "
+                             f"(this row and {other}, which has {head.iloc[row]!r}): a deal's "
+                             "four rows are one deal, solved for each trump", row,
+                             values.iloc[row], source, line_of)
+
+
 def summarize(df, *, bin_width: int = 50, source: str | None = None,
               line_of=None) -> Summary:
     """Summarize a batch DataFrame (from :func:`kraken_solver.batch.read_results`).
 
-    Every deal must have its four trump rows.  Returns a :class:`Summary`.  Raises
-    KrakenError for an empty file, a bad value in a column it uses (:func:`check_results`,
-    naming the row) or a deal without all four trumps (naming its first row).  ``source``
-    and ``line_of`` (row -> line, :func:`kraken_solver.batch.line_locator`) place the errors
-    in the file."""
+    Every deal must have its four trump rows, and they must agree on the deal, the first
+    player and the rules.  A file that mixes rules (presets, or multipliers: a x8 deal
+    scores eight times a x1 deal) is summarized per rules: every table has a first column
+    ``rules`` (the rules the rows were solved under, as the batch file's ``rules`` column
+    names them; ``?`` when the frame has no such column) and no mean mixes two of them.
+    Returns a :class:`Summary`.  Raises KrakenError for an empty file, a bad value in a column
+    it uses (:func:`check_results`, naming the row), a deal without all four trumps or whose
+    rows disagree (naming its first row).  ``source`` and ``line_of`` (row -> line,
+    :func:`kraken_solver.batch.line_locator`) place the errors in the file."""
     import pandas as pd
 
     if len(df) == 0:
@@ -328,12 +365,26 @@ def summarize(df, *, bin_width: int = 50, source: str | None = None,
         row = int(np.argmax((df["deal_id"] == first_bad).to_numpy()))
         raise _bad_value("trump", "every deal needs its four trump rows, one a trump (an "
                          "unfinished file?)", row, f"deal_id {first_bad}", source, line_of)
+    _check_deals_agree(df, source, line_of)
     has_points = "points" in df.columns
     has_pit = "pit" in df.columns
     feats = _hand_features(df, hands)
     df = pd.concat([df, feats], axis=1)
     df["has_j9"] = df.has_j & df.has_9
-    df["suit_order"] = df["trump"].str.upper().map(SUIT_ORDER)
+    df["suit_order"] = df["trump"].map(SUIT_ORDER)
+    df["rules"] = df["rules"].astype(str) if "rules" in df.columns else "?"
+    names = sorted(df["rules"].unique())
+    parts = [_summarize_group(df[df["rules"] == name], name, bin_width, has_points, has_pit)
+             for name in names]
+    tables = {key: pd.concat([p[key] for p in parts], ignore_index=True)
+              for key in parts[0]}
+    return Summary(**tables, deals=int(df["deal_id"].nunique()), rows=len(df),
+                   has_points=has_points, has_pit=has_pit, rules_names=names)
+
+
+def _summarize_group(df, name, bin_width, has_points, has_pit) -> dict:
+    """The tables of one rules group (every table with a first column ``rules``)."""
+    import pandas as pd
 
     by_length = _group_table(df, ["length"], has_points, has_pit)
     by_honours = _group_table(df, ["honours"], has_points, has_pit)
@@ -355,6 +406,9 @@ def summarize(df, *, bin_width: int = 50, source: str | None = None,
         "median": q.loc[0.5], "p75": q.loc[0.75], "p95": q.loc[0.95],
         "max": int(best_score.max()), "p_made": float((best_score > 0).mean()),
     }])
+    # at most about 40 bins: a group at multiplier 8 spans eight times the points
+    span = int(best_score.max()) - int(best_score.min())
+    bin_width = bin_width * max(1, -(-span // (bin_width * 40)))
     lo = int(np.floor(best_score.min() / bin_width) * bin_width)
     hi = int(np.floor(best_score.max() / bin_width) * bin_width) + bin_width
     edges = np.arange(lo, hi + 1, bin_width)
@@ -362,18 +416,19 @@ def summarize(df, *, bin_width: int = 50, source: str | None = None,
     best_hist = pd.DataFrame({"from": edges[:-1], "to": edges[1:] - 1, "deals": hist,
                               "share": hist / deals})
 
+    df = df.copy()
     df["best"] = df["deal_id"].map(best_score)
     choices = []
     rule_rows = []
-    for name, key in CHOICE_RULES:
+    for rule, key in CHOICE_RULES:
         if "points" in key and not has_points:
             continue
         order = df.sort_values(["deal_id", *key, "suit_order"],
                                ascending=[True] + [False] * len(key) + [True])
         pick = order.drop_duplicates("deal_id", keep="first").copy()
-        pick["rule"] = name
+        pick["rule"] = rule
         choices.append(pick)
-        rule_rows.append(_rule_row(name, pick, has_points, has_pit))
+        rule_rows.append(_rule_row(rule, pick, has_points, has_pit))
     # a uniformly random trump: the expectation over the four suits of every deal
     rnd = _rule_row("random suit", df, has_points, has_pit)
     rnd["deals"] = deals
@@ -382,12 +437,12 @@ def summarize(df, *, bin_width: int = 50, source: str | None = None,
         + (["points"] if has_points else []) + (["pit"] if has_pit else [])
     choices = pd.concat(choices, ignore_index=True)[keep]
     choices["cost"] = choices["best"] - choices["score"]
-    return Summary(by_length=by_length, by_honours=by_honours,
-                   by_length_honours=by_length_honours, best=best, best_hist=best_hist,
-                   rules=pd.DataFrame(rule_rows), choices=choices, deals=deals,
-                   rows=len(df), has_points=has_points, has_pit=has_pit,
-                   rules_names=sorted(df["rules"].astype(str).unique())
-                   if "rules" in df.columns else [])
+    out = {"by_length": by_length, "by_honours": by_honours,
+           "by_length_honours": by_length_honours, "best": best, "best_hist": best_hist,
+           "rules": pd.DataFrame(rule_rows), "choices": choices}
+    for table in out.values():
+        table.insert(0, "rules", name)
+    return out
 
 
 def _rule_row(name, pick, has_points, has_pit) -> dict:
@@ -424,110 +479,142 @@ TABLE_TITLES = (
 
 
 def format_summary(s: Summary, source: str | None = None) -> str:
-    """The summary as text tables (scores and points in points, probabilities 0..1)."""
+    """The summary as text tables (scores and points in points, probabilities 0..1).  With
+    one rules group the tables leave out the ``rules`` column (the head line names it)."""
     head = f"{s.deals} deals x 4 trumps = {s.rows} rows"
     if source:
         head = f"{source}: {head}"
+    mixed = len(s.rules_names) > 1
     if s.rules_names:
         head += f"; rules {', '.join(s.rules_names)}"
+    if mixed:
+        head += ("\nThe file mixes rules (or multipliers): every table is per rules, and no "
+                 "mean mixes two of them.")
     head += ("\nValues: double dummy, points, the playing team's side; P(pit) = the playing "
              "team can force every trick." if s.has_pit else
              "\nValues: double dummy, points, the playing team's side.")
     blocks = [head]
     for key, title in TABLE_TITLES:
-        blocks.append(f"== {title} ==\n{_fmt_table(getattr(s, key))}")
+        t = getattr(s, key)
+        if not mixed:
+            t = t.drop(columns="rules")
+        blocks.append(f"== {title} ==\n{_fmt_table(t)}")
     return "\n\n".join(blocks)
 
 
-def write_csv_tables(s: Summary, directory: str) -> list[str]:
-    """Write every table as ``DIR/NAME.csv``; return the paths.  Raises KrakenError when the
-    directory cannot be made or a table cannot be written."""
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as e:
-        raise KrakenError(f"cannot make the directory: {e.strerror or e}",
-                          source=directory) from None
-    paths = []
-    for key, _ in TABLE_TITLES:
-        p = os.path.join(directory, f"{key}.csv")
-        try:
-            getattr(s, key).to_csv(p, index=False)
-        except OSError as e:
-            raise KrakenError(f"cannot write the table: {e.strerror or e}", source=p) from None
-        paths.append(p)
-    return paths
+def write_csv_tables(s: Summary, directory: str, *, inputs=()) -> list[str]:
+    """Write every table as ``DIR/NAME.csv`` (with its ``rules`` column), each atomically
+    (:mod:`kraken_solver.outputs`), after checking that none of them is one of ``inputs`` or
+    cannot be written; return the paths.  Raises KrakenError (OutputError) naming the file."""
+    from .outputs import check_outputs, make_output_dir, write_text
+    make_output_dir(directory, what="the --csv folder", inputs=inputs)
+    paths = {key: os.path.join(directory, f"{key}.csv") for key, _ in TABLE_TITLES}
+    check_outputs({f"the table {p}": p for p in paths.values()}, inputs=inputs)
+    for key, p in paths.items():
+        write_text(p, getattr(s, key).to_csv(index=False), what="the table", inputs=inputs)
+    return list(paths.values())
 
 
-def _save_png(fig, directory: str, name: str) -> str:
-    """Lay out, write ``DIR/NAME`` and close the figure; return the path."""
-    import matplotlib.pyplot as plt
-    fig.tight_layout()
-    path = os.path.join(directory, name)
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as e:
-        raise KrakenError(f"cannot write the plot: {e.strerror or e}", source=path) from None
-    finally:
-        plt.close(fig)
-    return path
+def plot_names(s: Summary) -> list[str]:
+    """The file names :func:`write_plots` writes: ``score_by_rule.png``,
+    ``made_by_length.png`` and ``best_score.png``; for a file that mixes rules, one set per
+    rules with the rules' name before the extension (``best_score.kraken+multiplier=8.png``)."""
+    stems = ("score_by_rule", "made_by_length", "best_score")
+    if len(s.rules_names) <= 1:
+        return [f"{stem}.png" for stem in stems]
+    return [f"{stem}.{_slug(name)}.png" for name in s.rules_names for stem in stems]
 
 
-def write_plots(s: Summary, directory: str) -> list[str]:
-    """PNG charts (matplotlib, Agg): ``score_by_rule.png`` (the distribution of the chosen
-    trump's score for each trump-choice rule; not ``random suit``, an expectation over the
-    four suits that chooses no one trump), ``made_by_length.png`` (P(made) against trump
-    length, with binomial standard errors) and ``best_score.png`` (the best trump's score).
-    Returns the paths.  Raises KrakenError when matplotlib is missing or a chart cannot be
-    written."""
+def _slug(name: str) -> str:
+    import re
+    return re.sub(r"[^A-Za-z0-9_+=.-]", "_", name)
+
+
+def write_plots(s: Summary, directory: str, *, inputs=()) -> list[str]:
+    """PNG charts (matplotlib's Agg canvas, each written atomically after checking that none
+    of them is one of ``inputs``), per rules group (:func:`plot_names`):
+    ``score_by_rule.png`` (the distribution of the chosen trump's score for each trump-choice
+    rule, as box plots; not ``random suit``, an expectation over the four suits that chooses
+    no one trump), ``made_by_length.png`` (P(made) against trump length, with error bars of
+    one binomial standard error) and ``best_score.png`` (a histogram of the best trump's
+    score).  Every title names the rules and the number of deals.  Returns the paths.
+    Raises KrakenError when matplotlib is missing or a chart cannot be written."""
     try:
         import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
     except ImportError:
-        raise KrakenError("plots need matplotlib: pip install 'matplotlib>=3.7'") from None
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as e:
-        raise KrakenError(f"cannot make the directory: {e.strerror or e}",
-                          source=directory) from None
-    paths = []
-
-    rules = list(dict.fromkeys(s.choices["rule"]))
-    data = [s.choices.loc[s.choices.rule == r, "score"].to_numpy() for r in rules]
-    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rules) + 2.2))
+        raise KrakenError("plots need matplotlib: pip install 'matplotlib>=3.5'") from None
+    from .outputs import check_outputs, make_output_dir, save_figure
+    make_output_dir(directory, what="the --plots folder", inputs=inputs)
+    names = plot_names(s)
+    paths = [os.path.join(directory, n) for n in names]
+    check_outputs({f"the plot {p}": p for p in paths}, inputs=inputs)
     major, minor = (int(x) for x in matplotlib.__version__.split(".")[:2])
     horizontal = {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
-    ax.boxplot(data, showmeans=True, whis=(5, 95), sym="", **horizontal)
-    ax.set_yticks(range(1, len(rules) + 1), [
-        f"{r}\nmean {d.mean():+.0f}, cost {s.rules.set_index('rule').loc[r, 'mean_cost']:.0f}"
-        for r, d in zip(rules, data)], fontsize=8)
-    ax.invert_yaxis()
-    ax.axvline(0, color="grey", lw=0.8, ls=":")
-    ax.set_xlabel("score of the chosen trump (points, playing team's side); "
-                  "box 25-75%, whiskers 5-95%, triangle = mean")
-    ax.set_title(f"Score by trump-choice rule ({s.deals} deals, double dummy)")
-    paths.append(_save_png(fig, directory, "score_by_rule.png"))
 
-    t = s.by_length
-    se = np.sqrt(t.p_made * (1 - t.p_made) / t.n)
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    ax.errorbar(t.length, t.p_made, yerr=se, marker="o", capsize=3)
-    for x, y, n in zip(t.length, t.p_made, t.n):
-        ax.annotate(f"n={n}", (x, y), textcoords="offset points", xytext=(4, -12), fontsize=7)
-    ax.set_xlabel("trump length in the first player's hand")
-    ax.set_ylabel("P(made), double dummy")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xticks(range(0, int(t.length.max()) + 1))
-    ax.grid(alpha=0.3)
-    ax.set_title("P(made) against trump length")
-    paths.append(_save_png(fig, directory, "made_by_length.png"))
+    def figure(w, h):
+        fig = Figure(figsize=(w, h), dpi=110, layout="constrained")
+        FigureCanvasAgg(fig)
+        return fig, fig.add_subplot(1, 1, 1)
 
-    h = s.best_hist
-    fig, ax = plt.subplots(figsize=(8, 4))
-    ax.bar(h["from"], h["deals"], width=(h["to"] - h["from"] + 1) * 0.95, align="edge")
-    ax.axvline(0, color="grey", lw=0.8, ls=":")
-    ax.set_xlabel("score of the best trump (points)")
-    ax.set_ylabel("deals")
-    ax.set_title("Best trump's score per deal")
-    paths.append(_save_png(fig, directory, "best_score.png"))
-    return paths
+    out = []
+    it = iter(paths)
+    for name in (s.rules_names or ["?"]):
+        ch = s.choices[s.choices["rules"] == name]
+        rt = s.rules[s.rules["rules"] == name].set_index("rule")
+        deals = int(ch["deal_id"].nunique())
+        where = f"rules {name}, {deals} deal{'s' if deals != 1 else ''}, double dummy"
+
+        rules = list(dict.fromkeys(ch["rule"]))
+        data = [ch.loc[ch.rule == r, "score"].to_numpy() for r in rules]
+        fig, ax = figure(9, 0.62 * len(rules) + 2.4)
+        ax.boxplot(data, showmeans=True, whis=(5, 95), sym="", **horizontal)
+        ax.set_yticks(range(1, len(rules) + 1), [
+            f"{r}\nmean {d.mean():+.0f}, cost {rt.loc[r, 'mean_cost']:.0f}"
+            for r, d in zip(rules, data)], fontsize=8)
+        ax.invert_yaxis()
+        ax.axvline(0, color="grey", lw=0.8, ls=":")
+        ax.set_xlabel("score of the chosen trump (points, the playing team's side)")
+        ax.set_title(f"Score by trump-choice rule ({where})\nbox: 25-75% of the deals, "
+                     "line: median, whiskers: 5-95%, triangle: mean; cost = best trump's "
+                     "score - chosen score", fontsize=9)
+        out.append(save_figure(fig, next(it), inputs=inputs))
+
+        t = s.by_length[s.by_length["rules"] == name]
+        se = np.sqrt(t.p_made * (1 - t.p_made) / t.n)
+        fig, ax = figure(7, 4.4)
+        ax.errorbar(t.length, t.p_made, yerr=se, marker="o", capsize=3,
+                    label="P(made) of the (deal, trump) rows; error bars: \u00b11 standard "
+                          "error, \u221a(p(1\u2212p)/n)")
+        ys = list(t.p_made)
+        for i, (x, y, n) in enumerate(zip(t.length, ys, t.n)):
+            # the label on the side the line leaves free: above where it falls to the right
+            nxt = ys[i + 1] if i + 1 < len(ys) else None
+            above = nxt is not None and nxt < y
+            ax.annotate(f"n={n}", (x, y), textcoords="offset points",
+                        xytext=(6, 5) if above else (6, -13), fontsize=7)
+        ax.set_xlabel("trump length in the first player's hand (cards)")
+        ax.set_ylabel("P(made), double dummy")
+        ax.set_ylim(-0.05, 1.12)
+        top = int(t.length.max()) if len(t) else 8
+        ax.set_xlim(-0.5, top + 0.5)
+        ax.set_xticks(range(0, top + 1))
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left", fontsize=7)
+        ax.set_title(f"P(made) against trump length ({where}); n = rows", fontsize=9)
+        out.append(save_figure(fig, next(it), inputs=inputs))
+
+        h = s.best_hist[s.best_hist["rules"] == name]
+        fig, ax = figure(8, 4.2)
+        ax.bar(h["from"], h["deals"], width=(h["to"] - h["from"] + 1) * 0.95, align="edge")
+        ax.axvline(0, color="grey", lw=0.8, ls=":")
+        width = int((h["to"] - h["from"] + 1).iloc[0])
+        ax.set_xlabel(f"score of the best trump (points, bins of {width}); made is a score "
+                      "above 0 (the dotted line)")
+        ax.set_ylabel("deals")
+        from matplotlib.ticker import MaxNLocator
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_title(f"Best trump's score per deal ({where})", fontsize=9)
+        out.append(save_figure(fig, next(it), inputs=inputs))
+    return out

@@ -18,13 +18,20 @@ Endpoints (GET unless said): ``/api/info`` (the deals of the file, whether the p
 hint is available), ``/api/state`` (hands, trick, legal cards, score sheet: no search),
 ``/api/values`` (the value of every legal card, best cards), ``/api/trumps`` (the trump
 table of the fresh deal), ``/api/line`` (a principal variation from the position),
-``/api/hint`` (the player's-view hint, when ``kraken_solver.hint`` is there), and POST
-``/api/parse`` (pasted deal-file text -> its deals).  Bad input gets status 400 and
-``{"error": "...", "field": "..."}`` with the message the command-line tools print.
+``/api/hint`` (the player's-view hint of the player to move, :meth:`BoardSolver.hint`; the
+words ``samples`` (1 to :data:`MAX_VIEW_SAMPLES`), ``job`` and ``client`` besides the
+position's), ``/api/hint/progress?job=NAME`` (layouts solved of how many), POST
+``/api/hint/cancel`` (``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file
+text -> its deals).  Bad input gets status 400 and ``{"error": "...", "field": "..."}`` with
+the message the command-line tools print; a hint that was cancelled or replaced by a later
+request of the same page gets 409 with ``"cancelled": true``.
 
 One :class:`BoardSolver` a server process owns the :class:`~kraken_solver.solver.Searcher`
 (its transposition table is reused while the user explores a deal) behind a lock: a Searcher
-is not thread-safe, and the server answers each request in a thread of its own.
+is not thread-safe, and the server answers each request in a thread of its own.  The hints
+run apart, one at a time in a thread of their own over worker processes (kept from hint to
+hint; stopped at once when a hint is cancelled), so the double-dummy values and the progress
+of a hint are answered while a hint runs.
 
 Values are in points, from the playing team's side (RULES.md §8).
 """
@@ -33,23 +40,25 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import queue
 import re
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 
 from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, parse_card, parse_seat, parse_suit,
                     sort_for_display)
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, KrakenError, RulesError
-from .roem import player_melds
+from .roem import declared_melds
 from .rules import MULTIPLIERS, PRESETS, Rules, as_rules
 
 __all__ = ["Query", "read_query", "query_params", "state_of", "melds_of", "BoardSolver",
            "deal_entry", "parse_pasted", "create_app", "page_html", "export_page",
-           "hint_available", "BusyError", "MAX_DEALS", "MAX_EXPORT_DEALS", "MAX_PASTE_CHARS"]
+           "hint_available", "BusyError", "HintCancelled", "HintJob", "check_view_samples",
+           "MAX_DEALS", "MAX_EXPORT_DEALS", "MAX_PASTE_CHARS", "MAX_VIEW_SAMPLES"]
 
 #: the longest value of one query word (a PBN deal is under 80 characters, a full play 96)
 MAX_PARAM_CHARS = 400
@@ -63,6 +72,17 @@ MAX_EXPORT_DEALS = 100
 CACHE_ENTRIES = 4096
 #: how long a request waits for the solver while another one uses it, in seconds
 LOCK_WAIT_S = 120.0
+#: the most layouts a hint of the page may ask to draw (``samples``); without ``samples`` the
+#: hint's own choice: every consistent layout up to 2,000, else 200 drawn.  So one hint
+#: request solves at most 2,000 layouts, or draws at most 1,000 (the first lead: 38 s for
+#: the score on two shared cores, twice that for the points; 200 layouts: 5 s and 10 s)
+MAX_VIEW_SAMPLES = 1000
+#: the seed of the page's sampled hints (the default of ``kraken-hint``)
+HINT_SEED = 0
+#: hint jobs remembered for their progress (finished ones are dropped oldest first)
+JOBS_KEPT = 64
+#: a hint job's or a page's name: letters, digits, ``-`` and ``_``
+_JOB_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 _SEP = re.compile(r"[\s,]+")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -72,6 +92,11 @@ RANK_PLURALS = {"7": "sevens", "8": "eights", "9": "nines", "T": "tens", "J": "j
 
 class BusyError(KrakenError):
     """The solver stayed busy with other requests for :data:`LOCK_WAIT_S` seconds."""
+
+
+class HintCancelled(KrakenError):
+    """A player's-view hint that was given up: a later request of the same page replaced it,
+    the page cancelled it, or the server stopped (status 409)."""
 
 
 # ------------------------------------------------------------------------------ queries
@@ -210,7 +235,8 @@ def error_json(err: KrakenError) -> dict:
         rest = err.message + (f" (got {err.token!r})" if err.token is not None else "")
         text = f"play, card {err.column}: {rest}"
     return {"error": text, "field": err.source if err.source in
-            ("deal", "trump", "first", "rules", "double", "play", "objective") else None}
+            ("deal", "trump", "first", "rules", "double", "play", "objective", "samples",
+             "job", "client") else None}
 
 
 # ------------------------------------------------------------------------------- state
@@ -231,46 +257,21 @@ def melds_of(deal: Deal, trump: int | None, first: int, rules: Rules) -> list[di
     only the team of the best meld scores its melds; stuk always counts, rule 16).  The
     counting values add up to :func:`~kraken_solver.solver.hand_roem`.  Empty when the rules
     have no hand roem.  Stuk needs a trump (none is listed without)."""
-    if not rules.hand_roem:
-        return []
+    symbols = "\u2660\u2665\u2666\u2663"
     out = []
-    best_seat, best = None, None
-    for seat in range(4):
-        hand = deal.hands[seat]
-        melds = player_melds(hand, rules.long_runs_100)
-        used = 0
-        for value, top, quad, _order in melds:
-            if quad:
-                used |= 0x01010101 << top
-        for m in melds:
-            value, top, quad, order = m
-            if best is None or m > best:
-                best_seat, best = seat, m
-            if quad:
-                cards = [s * 8 + top for s in range(4)]
-                text = f"four {RANK_PLURALS[RANKS[top]]}"
-                kind = "four"
-            else:
-                suit = 3 - order
-                low = top
-                while low > 0 and (hand & ~used) >> (suit * 8 + low - 1) & 1:
-                    low -= 1
-                cards = [suit * 8 + r for r in range(low, top + 1)]
-                text = "run " + "\u2660\u2665\u2666\u2663"[suit] + " " + " ".join(
-                    RANKS[r] for r in range(low, top + 1))
-                kind = "run"
-            out.append({"seat": SEATS[seat], "kind": kind, "cards": [card_str(c) for c in cards],
-                        "text": text, "value": value})
-    for m in out:
-        m["counts"] = best_seat is not None and SEATS.index(m["seat"]) % 2 == best_seat % 2
-    if trump is not None:
-        kq = (1 << (8 * trump + 5)) | (1 << (8 * trump + 6))
-        for seat in range(4):
-            if deal.hands[seat] & kq == kq:
-                out.append({"seat": SEATS[seat], "kind": "stuk",
-                            "cards": [card_str(8 * trump + 6), card_str(8 * trump + 5)],
-                            "text": "stuk " + "\u2660\u2665\u2666\u2663"[trump] + " K Q",
-                            "value": 20, "counts": True})
+    for m in declared_melds(deal.hands, 0 if trump is None else trump, first, rules):
+        if m.kind == "stuk" and trump is None:
+            continue
+        suit = m.cards[0] // 8
+        if m.kind == "four":
+            text = f"four {RANK_PLURALS[RANKS[m.cards[0] % 8]]}"
+        elif m.kind == "stuk":
+            text = f"stuk {symbols[suit]} K Q"
+        else:
+            text = f"{m.kind} {symbols[suit]} " + " ".join(RANKS[c % 8] for c in m.cards)
+        out.append({"seat": SEATS[m.seat], "kind": m.kind,
+                    "cards": [card_str(c) for c in m.cards], "text": text,
+                    "value": m.value, "counts": m.counts})
     return out
 
 
@@ -369,12 +370,22 @@ class BoardSolver:
     table reused from request to request, behind a lock (a Searcher is not thread-safe), and
     the answers already given (undo and redo cost nothing)."""
 
-    def __init__(self, searcher=None, *, lock_wait: float = LOCK_WAIT_S):
+    def __init__(self, searcher=None, *, lock_wait: float = LOCK_WAIT_S,
+                 hint_workers: int | None = None):
         from .solver import Searcher
         self.searcher = searcher or Searcher()
         self.lock = threading.Lock()
         self.lock_wait = lock_wait
         self.cache: OrderedDict = OrderedDict()
+        # the player's-view hints: their own thread and worker processes, not the lock above
+        # (a hint of seconds never holds up the double-dummy values)
+        self.hint_workers = hint_workers
+        self._jobs: OrderedDict = OrderedDict()
+        self._jobs_lock = threading.Lock()
+        self._job_count = 0
+        self._hint_queue: queue.Queue = queue.Queue()
+        self._hint_thread = None
+        self._pool = None               # the hints' worker processes, kept from hint to hint
 
     def _cached(self, key, compute):
         hit = self.cache.get(key)
@@ -445,27 +456,246 @@ class BoardSolver:
             return {"objective": objective, "value": r.value, "pv": list(r.pv)}
         return self._cached(("line", q.key, objective), compute)
 
-    def hint(self, q: Query, objective: str = "score") -> dict:
-        """The player's-view hint for the player to move (``kraken_solver.hint.hint``):
-        ``{"objective", "seat", "exact", "layouts", "cards": {card: {"mean", "se",
-        "p_made"}}, "best"}``.  Raises KrakenError when the hint module is not installed."""
-        _objective(objective)
-        if not hint_available():
-            raise KrakenError("the player's-view hint is not part of this version")
-        from .hint import hint
+    # -------------------------------------------------------------- the player's view
+    def hint(self, q: Query, objective: str = "score", *, samples: int | None = None,
+             job: str | None = None, client: str | None = None) -> dict:
+        """The player's-view hint for the player to move (:mod:`kraken_solver.hint`, the same
+        layouts and means as ``hint(deal, trump, first, rules=..., played=..., objective=...,
+        samples=samples, exact_limit=2000 when samples is given)``).
 
-        def compute():
-            h = hint(q.deal, q.trump, q.first, rules=q.rules,
-                     played=[card_str(c) for c in q.played], objective=objective)
-            cards = {}
-            for card, e in h.cards.items():
-                cards[card] = {"mean": float(e.mean), "se": float(getattr(e, "se", 0.0)),
-                               "p_made": None if getattr(e, "p_made", None) is None
-                               else float(e.p_made)}
-            return {"objective": objective, "seat": SEATS[h.seat] if isinstance(h.seat, int)
-                    else str(h.seat), "exact": bool(h.exact), "layouts": int(h.layouts),
-                    "cards": cards, "best": list(h.best)}
-        return self._cached(("hint", q.key, objective), compute)
+        ``samples``: None (the hint's own choice: every consistent layout when they number at
+        most ``hint.EXACT_LIMIT`` (2,000), else ``hint.DEFAULT_SAMPLES`` (200) drawn) or 1 to
+        :data:`MAX_VIEW_SAMPLES` layouts drawn (every one when they number at most 2,000).
+        ``job``: the request's name for :meth:`hint_progress` and :meth:`cancel_hint`;
+        ``client``: the page that asks: a new request of a page cancels that page's hints
+        still running (a later click supersedes an earlier one).  Hints run one at a time in
+        a thread of their own, over worker processes kept from hint to hint (a cancel stops
+        them at once; the next hint starts new ones); a hint of at most ``hint.SMALL_JOB``
+        (24) layouts is solved in that thread, as ``hint()`` does.
+
+        Returns ``{"objective", "seat", "side", "hand" (as dealt, PBN suits), "holding",
+        "played" (cards played), "declared" ([HR_D, HR_O] or None without hand roem),
+        "exact", "layouts" (solved), "consistent" (the count, or None when not counted),
+        "consistent_estimate", "allowed_by_play", "samples", "seed", "cards": {card: {"mean",
+        "se", "p_made", "min", "max", "loss", "loss_se"}}, "best", "workers", "nodes", "ms",
+        "cached"}`` (points, the playing team's side; ``best`` the best for the player to
+        move).  Raises HintCancelled when superseded or cancelled, KrakenError for bad
+        ``samples`` or a position the hint refuses (ObservationError)."""
+        _objective(objective)
+        samples = check_view_samples(samples)
+        key = ("hint", q.key, objective, samples)
+        hit = self.cache.get(key)
+        if hit is not None:
+            self.cache.move_to_end(key)
+            return dict(hit, cached=True)
+        j = self._new_job(job, client, key)
+        j.run = lambda jj: self._compute_hint(q, objective, samples, jj)
+        self._start_hint_thread()
+        self._hint_queue.put(j)
+        j.finished.wait()
+        if j.error is not None:
+            raise j.error
+        out = j.result
+        self.cache[key] = out
+        while len(self.cache) > CACHE_ENTRIES:
+            self.cache.popitem(last=False)
+        return dict(out, cached=False)
+
+    def _new_job(self, job, client, key) -> "HintJob":
+        with self._jobs_lock:
+            self._job_count += 1
+            name = job or f"hint-{self._job_count}"
+            if client is not None:
+                for other in self._jobs.values():
+                    if other.client == client and not other.finished.is_set():
+                        other.cancel("a later request of the page replaced it")
+            j = HintJob(name, client, key)
+            self._jobs[name] = j
+            self._jobs.move_to_end(name)
+            while len(self._jobs) > JOBS_KEPT:
+                self._jobs.popitem(last=False)
+        return j
+
+    def _start_hint_thread(self) -> None:
+        with self._jobs_lock:
+            if self._hint_thread is None or not self._hint_thread.is_alive():
+                self._hint_thread = threading.Thread(target=self._hint_loop, daemon=True,
+                                                     name="kraken-view hints")
+                self._hint_thread.start()
+
+    def _hint_loop(self) -> None:
+        """The hint thread: one job at a time, in the order asked (a job cancelled while it
+        waited is not started)."""
+        while True:
+            j = self._hint_queue.get()
+            if j is None:
+                return
+            try:
+                if j.cancelled:
+                    raise HintCancelled(f"the hint was cancelled: {j.why}")
+                j.result = j.run(j)
+                j.state = "done"
+            except BaseException as e:      # noqa: BLE001 - handed to the request thread
+                if j.cancelled or isinstance(e, HintCancelled):
+                    j.state = "cancelled"
+                    j.error = e if isinstance(e, HintCancelled) else HintCancelled(
+                        f"the hint was cancelled: {j.why}")
+                else:
+                    j.state = "failed"
+                    j.error = e if isinstance(e, KrakenError) else KrakenError(
+                        f"the hint failed: {type(e).__name__}: {e}")
+            finally:
+                j.finished.set()
+
+    def _compute_hint(self, q: Query, objective: str, samples, job: "HintJob") -> dict:
+        from .batch import make_pool
+        from .hint import EXACT_LIMIT, SMALL_JOB, plan_hint, solve_plan
+        from .layouts import observe
+
+        t0 = time.perf_counter()
+        job.state = "choosing"
+        played = [card_str(c) for c in q.played]
+        obs = observe(q.deal, q.trump, q.first, rules=q.rules, played=played)
+        plan = plan_hint(obs, samples=samples, seed=HINT_SEED,
+                         exact_limit=None if samples is None else EXACT_LIMIT)
+        job.total = len(plan.chosen)
+        job.exact = plan.exact
+        job.state = "solving"
+        if job.cancelled:
+            raise HintCancelled(f"the hint was cancelled: {job.why}")
+        kw = dict(objective=objective, samples=samples, seed=HINT_SEED, progress=job, t0=t0)
+        if len(plan.chosen) <= SMALL_JOB or self.hint_workers == 1:
+            h = solve_plan(plan, **kw)
+        else:
+            if self._pool is None:      # the first hint, or the one after a cancel
+                self._pool = make_pool(self.hint_workers, None).__enter__()
+            pool = self._pool
+            with job.lock:
+                if job.cancelled:
+                    raise HintCancelled(f"the hint was cancelled: {job.why}")
+                job.pool = pool
+            try:
+                h = solve_plan(plan, pool=pool, **kw)
+            except BaseException:
+                # cancelled (the workers were stopped) or broken: a new pool next time
+                self._pool = None
+                pool.terminate()
+                raise
+            finally:
+                with job.lock:
+                    job.pool = None
+        cards = {c: {"mean": e.mean, "se": e.se, "p_made": e.p_made, "min": e.min,
+                     "max": e.max, "loss": e.loss, "loss_se": e.loss_se}
+                 for c, e in h.cards.items()}
+        return {"objective": objective, "seat": h.seat, "side": h.side, "hand": h.hand,
+                "holding": h.holding, "played": list(h.played),
+                "declared": None if h.declared is None else list(h.declared),
+                "exact": bool(h.exact), "layouts": int(h.layouts),
+                "consistent": None if h.consistent is None else int(h.consistent),
+                "consistent_estimate": float(h.consistent_estimate),
+                "allowed_by_play": int(h.allowed_by_play), "samples": samples,
+                "seed": HINT_SEED, "cards": cards, "best": list(h.best),
+                "workers": int(h.workers), "nodes": int(h.nodes),
+                "ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+    def hint_progress(self, job: str) -> dict:
+        """Where the hint ``job`` is: ``{"job", "state"`` (``"queued"``, ``"choosing"`` the
+        layouts, ``"solving"``, ``"done"``, ``"cancelled"``, ``"failed"``), ``"done"`` and
+        ``"total"`` (layouts solved and to solve; total None while choosing), ``"exact"``,
+        ``"ms"`` (since it was asked for)``}``.  Raises KrakenError for an unknown job."""
+        with self._jobs_lock:
+            j = self._jobs.get(job)
+        if j is None:
+            raise KrakenError("no such hint job (finished long ago, or never asked for)",
+                              source="job", token=job)
+        return j.progress()
+
+    def cancel_hint(self, job: str) -> dict:
+        """Cancel the hint ``job`` (its workers are stopped at once): ``{"job", "cancelled"}``
+        (False when it had finished already or is unknown)."""
+        with self._jobs_lock:
+            j = self._jobs.get(job)
+        if j is None or j.finished.is_set():
+            return {"job": job, "cancelled": False}
+        j.cancel("the page cancelled it")
+        return {"job": job, "cancelled": True}
+
+    def close(self) -> None:
+        """Cancel every hint still running or waiting (the server stops) and end the hint
+        thread."""
+        with self._jobs_lock:
+            jobs = list(self._jobs.values())
+        for j in jobs:
+            if not j.finished.is_set():
+                j.cancel("the server stopped")
+        if self._hint_thread is not None:
+            self._hint_queue.put(None)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+
+
+class HintJob:
+    """One player's-view hint as it runs (:meth:`BoardSolver.hint`): ``name``, ``client``,
+    ``state``, ``done`` and ``total`` layouts.  ``update(n)`` is the hint's progress callback
+    (``n`` more layouts solved); it raises HintCancelled once the job is cancelled, and
+    :meth:`cancel` also stops the pool's workers at once."""
+
+    def __init__(self, name: str, client: str | None, key):
+        self.name, self.client, self.key = name, client, key
+        self.state = "queued"
+        self.done = 0
+        self.total = None
+        self.exact = None
+        self.why = ""
+        self.t0 = time.perf_counter()
+        self.pool = None
+        self.lock = threading.Lock()
+        self.finished = threading.Event()
+        self._cancelled = threading.Event()
+        self.result = None
+        self.error = None
+        self.run = None
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def update(self, n: int) -> None:
+        self.done += int(n)
+        if self.cancelled:
+            raise HintCancelled(f"the hint was cancelled: {self.why}")
+
+    def cancel(self, why: str) -> None:
+        with self.lock:
+            if not self.cancelled:
+                self.why = why
+            self._cancelled.set()
+            if self.pool is not None:
+                self.pool.terminate()
+
+    def progress(self) -> dict:
+        return {"job": self.name, "state": self.state, "done": self.done, "total": self.total,
+                "exact": self.exact, "ms": round((time.perf_counter() - self.t0) * 1000)}
+
+
+def check_view_samples(samples) -> int | None:
+    """``samples`` of a hint the page asks for: None, or a whole number from 1 to
+    :data:`MAX_VIEW_SAMPLES` (text is read as a number); raises KrakenError (``source``
+    ``samples``) otherwise."""
+    if samples is None or samples == "":
+        return None
+    if isinstance(samples, str):
+        if not re.fullmatch(r"[0-9]{1,7}", samples.strip()):
+            raise KrakenError(f"expected a number of layouts from 1 to {MAX_VIEW_SAMPLES:,}",
+                              source="samples", token=samples)
+        samples = int(samples)
+    if isinstance(samples, bool) or not isinstance(samples, int) or \
+            not 1 <= samples <= MAX_VIEW_SAMPLES:
+        raise KrakenError(f"expected a number of layouts from 1 to {MAX_VIEW_SAMPLES:,} (the "
+                          "page's bound on a hint's work)", source="samples",
+                          token=str(samples))
+    return samples
 
 
 def _objective(objective: str) -> str:
@@ -625,6 +855,8 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
         return None
 
     def fail(err: KrakenError):
+        if isinstance(err, HintCancelled):
+            return jsonify(dict(error_json(err), cancelled=True)), 409
         status = 503 if isinstance(err, BusyError) else 400
         return jsonify(error_json(err)), status
 
@@ -650,7 +882,8 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
         from . import __version__
         return jsonify(version=__version__, source=source, deals=entries, hint=hint_ok,
                        presets=list(PRESETS), limits={"deals": MAX_DEALS,
-                                                      "paste_chars": MAX_PASTE_CHARS})
+                                                      "paste_chars": MAX_PASTE_CHARS,
+                                                      "hint_samples": MAX_VIEW_SAMPLES})
 
     def with_query(fn, need_trump=True):
         try:
@@ -682,9 +915,41 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
     def line():
         return with_query(lambda q, o: solver.line(q, o))
 
+    def job_word(name: str):
+        value = _word(request.args, name)
+        if value is None or value == "":
+            return None
+        if not _JOB_NAME.fullmatch(value):
+            raise KrakenError("expected a name of letters, digits, - and _ (at most 64)",
+                              source=name, token=value)
+        return value
+
     @app.get("/api/hint")
     def hint():
-        return with_query(lambda q, o: _over_check(q) or solver.hint(q, o))
+        def run(q, o):
+            _over_check(q)
+            return solver.hint(q, o, samples=_word(request.args, "samples"),
+                               job=job_word("job"), client=job_word("client"))
+        return with_query(run)
+
+    @app.get("/api/hint/progress")
+    def hint_progress():
+        try:
+            name = job_word("job")
+            if name is None:
+                raise KrakenError("no job given", source="job")
+            return jsonify(solver.hint_progress(name))
+        except KrakenError as e:
+            return fail(e)
+
+    @app.post("/api/hint/cancel")
+    def hint_cancel():
+        body = request.get_json(silent=True)
+        name = body.get("job") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not _JOB_NAME.fullmatch(name):
+            return jsonify(error='expected JSON {"job": "NAME"} naming the hint to cancel',
+                           field="job"), 400
+        return jsonify(solver.cancel_hint(name))
 
     @app.post("/api/parse")
     def parse():

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, solve, trump_table
-from kraken_solver.advise import (advise, doubling_advice, parse_hand, parse_known,
-                                  sample_deals)
+from kraken_solver.advise import (advise, doubling_advice, format_advice, parse_hand,
+                                  parse_known, sample_deals)
 from kraken_solver.batch import forces_pit, generate_deals, worker_searcher
 from kraken_solver.cards import SEATS, SUITS, card_str, cards_of, hand_text, parse_card
 from kraken_solver.cli.advise import main
@@ -113,11 +113,11 @@ def test_advice_with_every_card_known_equals_solve():
 def test_defenders_advice_with_every_card_known_equals_solve():
     deal = generate_deals(22, 0, 1)[0]
     hand = hand_text(deal.hands[1])
-    r = run(hand, "--seat", "E", "--trump", "H", "--samples", 2, "--workers", 1, "--json",
-            "--quiet", *known_args(deal, 1))
+    r = run(hand, "--seat", "E", "--first", "N", "--trump", "H", "--samples", 2, "--workers",
+            1, "--json", "--quiet", *known_args(deal, 1))
     assert r.exit_code == 0, r.output
     a = json.loads(r.stdout)
-    assert a["first"] == "N"                       # default: the seat before E
+    assert a["first"] == "N" and a["side"] == "defenders"
     score = solve(deal, "H", "N", pv=False).value
     points = solve(deal, "H", "N", objective="points", pv=False).value
     (row,) = a["trumps"]
@@ -127,17 +127,19 @@ def test_defenders_advice_with_every_card_known_equals_solve():
     assert d["by_multiplier"] == {str(m): m * score for m in (1, 2, 4, 8)}
     assert d["double_pays"] == (score < 0) and d["redouble_pays"] == (score > 0)
     assert d["certain"] is True                    # no spread: the standard error is 0
-    text = run(hand, "--seat", "E", "--trump", "H", "--samples", 1, "--workers", 1,
-               "--ascii", "--quiet", *known_args(deal, 1))
+    text = run(hand, "--seat", "E", "--first", "N", "--trump", "H", "--samples", 2,
+               "--workers", 1, "--ascii", "--quiet", *known_args(deal, 1))
     assert text.exit_code == 0 and "defenders double (x2): " in text.stdout
-    assert ("pays" if score < 0 else "does not pay") in text.stdout.split("double (x2): ")[1]
+    assert "Advice for E, a defender (N is the first player" in text.stdout
+    verdict = text.stdout.split("double (x2): ")[1]
+    assert verdict.startswith("pays;" if score < 0 else "does not pay;")
 
 
 def test_advice_does_not_depend_on_workers():
-    common = dict(seat="W", trump="D", samples=6, seed=5, known=["N:DJ"])
+    common = dict(seat="W", first="S", trump="D", samples=6, seed=5, known=["N:DJ"])
     a1 = advise(HAND, workers=1, **common)
     a2 = advise(HAND, workers=2, **common)
-    assert a1.first == "S"
+    assert a1.first == "S" and a1.side == "defenders"
     assert (a1.scores == a2.scores).all()
     assert a1.rows == a2.rows
     assert a1.rows[0].samples == 6
@@ -197,3 +199,54 @@ def test_advice_with_known_as_one_string():
 def test_bad_sample_seed_and_worker_counts(kw, what):
     with pytest.raises(KrakenError, match=what):
         advise(HAND, **{"samples": 1, **kw})
+
+
+def test_the_first_player_is_the_seat_with_or_without_a_trump():
+    """--trump S moved the first player to the seat before --seat; one default now, and the
+    output says whose side the advice is for."""
+    a = advise(HAND, seat="E", trump="S", samples=2, workers=1)
+    b = advise(HAND, seat="E", samples=2, workers=1)
+    assert a.first == b.first == "E" and a.side == b.side == "playing team"
+    text = format_advice(a, ascii=True)
+    assert "Advice for E, on the playing team (E-W: E is the first player and chooses trump)" \
+        in text
+
+
+def test_one_sample_says_it_cannot_tell():
+    """--samples 1 printed '+- 0.0' and firm doubling advice."""
+    for trump in (None, "H"):
+        a = advise(HAND, trump=trump, samples=1, workers=1)
+        assert all(r.se_score is None and r.se_points is None for r in a.rows)
+        text = format_advice(a, ascii=True)
+        assert "+- 0.0" not in text and "+-   n/a" in text
+        assert "One sample: too few to estimate a standard error" in text
+        if trump is None:
+            assert a.clear is None and "too few samples to tell it from" in text
+        else:
+            assert a.doubling.se is None and not a.doubling.certain
+            assert text.count("cannot tell from one sample") == 3
+        json.dumps(a.to_dict())                     # None, not NaN: valid JSON
+
+
+def test_advice_within_noise_says_so():
+    a = advise(HAND, samples=3, seed=2, workers=1)
+    assert a.runner_up is not None and a.margin_se is not None
+    expected = a.margin > 0 and a.margin >= 2 * a.margin_se
+    assert a.clear is expected
+    text = format_advice(a, ascii=True)
+    assert ("within noise of" in text) is (not expected)
+    # the margin is the paired difference of the two trumps' scores, sample by sample
+    j = [r.trump for r in a.rows]
+    diff = a.scores[:, j.index(a.recommended)] - a.scores[:, j.index(a.runner_up)]
+    assert a.margin == pytest.approx(diff.mean())
+    assert a.margin_se == pytest.approx(diff.std(ddof=1) / np.sqrt(3))
+
+
+def test_workers_are_bounded():
+    """--workers 9999 forked 9,999 processes: at most 4 per core, refused before any work."""
+    from kraken_solver.batch import max_workers
+    with pytest.raises(KrakenError, match="from 1 to"):
+        advise(HAND, samples=1, workers=max_workers() + 1)
+    r = run(HAND, "--workers", 9999, "--samples", 1)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert f"from 1 to {max_workers()} here (4 per core" in r.stderr

@@ -353,7 +353,7 @@ def test_cli_csv_one_row_per_card(tmp_path):
     body = [dict(zip(CSV_FIELDS, r)) for r in rows[1:]]
     assert len(body) == 8 + 5
     assert [b["deal"] for b in body] == ["1"] * 8 + ["2"] * 5
-    assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "true"
+    assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "True"
     assert (body[0]["line"], body[0]["column"]) == ("5", "1")
     assert body[9]["card"] == "SK" and body[9]["cost"] == "30" and body[9]["seat"] == "E"
     assert (body[9]["line"], body[9]["column"], body[9]["deal_line"]) == ("12", "4", "8")
@@ -410,9 +410,11 @@ def test_cli_plot_without_matplotlib(tmp_path, monkeypatch):
 
 def test_cli_plot_unwritable(tmp_path):
     pytest.importorskip("matplotlib")
+    # refused before any work: nothing on stdout, one line on stderr
     res = run(write(tmp_path, HAND_FILE), "--plot", tmp_path / "no" / "such" / "x.png")
     assert res.exit_code == 1 and "Traceback" not in res.output
-    assert "cannot write the plot" in res.stderr and res.stderr.count("\n") == 1
+    assert "--plot's folder cannot be used" in res.stderr and res.stderr.count("\n") == 1
+    assert "deal 1" not in res.stderr                # refused before any work
 
 
 @pytest.mark.parametrize("text, line, column, words", [
@@ -543,9 +545,26 @@ def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path):
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert res.stdout.count("=== Deal") == 2        # both deals' reviews still on stdout
     assert pathlib.Path(second).read_bytes()[:8] == PNG_MAGIC
-    assert "cannot write the plot" in res.stderr and f"wrote {second}" in res.stderr
+    assert f"wrote {second}" in res.stderr
     assert res.stderr.rstrip().endswith("1 of 2 plots could not be written (the first: "
-                                        f"{first}: cannot write the plot: Is a directory)")
+                                        f"{first}: the plot must be a regular file or a new "
+                                        "file name, and this is a directory: give another "
+                                        "name)")
+
+
+def test_cli_plot_never_replaces_an_input(tmp_path):
+    """kraken-analyse --plot x.png x.png replaced the deal file by the plot."""
+    pytest.importorskip("matplotlib")
+    p = write(tmp_path, HAND_FILE, name="x.png")
+    before = p.read_bytes()
+    res = run(p, "--plot", p)
+    assert res.exit_code == 1 and "is an input of this command" in res.stderr
+    # with several deals FILE-1.png ... are written: an input of that name is refused too
+    two = write(tmp_path, HAND_FILE + "\n" + HAND_FILE, name="r-2.png")
+    res = run(two, "--plot", tmp_path / "r.png")
+    assert res.exit_code == 1 and "an input of this command" in res.stderr
+    assert "deal 1" not in res.stderr
+    assert p.read_bytes() == before and two.read_text() == HAND_FILE + "\n" + HAND_FILE
 
 
 def test_cli_plot_title_from_a_file_name_with_dollars(tmp_path):

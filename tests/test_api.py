@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ import naive
 from kraken_solver import (PRESETS, CardParseError, Deal, DealError, IllegalCardError,
                            KrakenError, Rules, RulesError, card_str, hand_roem, legal_cards,
                            parse_card, solve)
+from kraken_solver.cards import mask_of
 
 SEATS = "NESW"
 
@@ -496,3 +498,126 @@ def test_a_searcher_that_is_not_one_and_final_value_too_early_are_input_errors()
     while not pos.over:
         pos.play(pos.legal()[0])
     assert pos.final_value("points") == pos.past_dpoints
+
+
+# ------------------------------------------------------------------ issue 27: library hygiene
+def test_case_folding_invents_no_cards_suits_or_seats():
+    """str.upper turns 'ſ' (long s) into 'S' and str.lower the Kelvin sign into 'k': only the
+    ASCII letters README lists are read."""
+    from kraken_solver.cards import parse_rank, parse_seat, parse_suit
+    from kraken_solver.dealfile import parse_deal_text
+    for bad in ("\u017f", "\u0131", "\u212a"):
+        for parse in (parse_suit, parse_seat, parse_rank):
+            with pytest.raises(CardParseError):
+                parse(bad)
+    assert parse_suit("s") == 0 and parse_seat("w") == 3 and parse_rank("k") == 6
+    with pytest.raises(CardParseError):
+        parse_card("\u017fA")
+    with pytest.raises(DealError):
+        Deal.from_pbn("N:\u212a... A... Q... J...")
+    with pytest.raises(RulesError):
+        Rules.preset("\u212araken")
+    with pytest.raises(KrakenError, match="trump suit"):
+        parse_deal_text('[Deal "N:A... K... Q... J..."]\n[Trump "\u017f"]\n', "t.txt")
+    with pytest.raises(KrakenError):
+        parse_deal_text("\u017f:A... K... Q... J... trump=H\n", "t.txt")
+    from kraken_solver.advise import parse_hand, parse_known
+    with pytest.raises(DealError):
+        parse_hand("AKQ\u212a.J9.T8.7")
+    with pytest.raises(CardParseError):
+        parse_known(["\u017f:HA"], 0, parse_hand("AJ9.K7.T8.A"))
+
+
+def test_the_command_line_takes_ascii_letters_and_digits_only(tmp_path):
+    from click.testing import CliRunner
+
+    from kraken_solver.cli.solve import main as solve_main
+    p = tmp_path / "d.txt"
+    p.write_text("N:A... K... Q... J...\n")
+    for args in (["--trump", "\u017f"], ["--first", "\u017f"]):
+        r = CliRunner().invoke(solve_main, [str(p), *args])
+        assert r.exit_code == 2 and "ASCII" in r.output, (args, r.output)
+    # --rules is a rules spec, read by as_rules: one error line, exit 1
+    r = CliRunner().invoke(solve_main, [str(p), "--rules", "\u212araken"])
+    assert r.exit_code == 1 and r.stderr == ("kraken-solve: error: --rules: a rules spec is "
+                                             "written in ASCII letters, digits and + = - _ "
+                                             "(got '\u212araken')\n"), r.output
+    from kraken_solver.cli.batch import main as batch_main
+    r = CliRunner().invoke(batch_main, ["--deals", "\u0662", "--out", str(tmp_path / "o.csv")])
+    assert r.exit_code == 2 and "ASCII digits" in r.output
+    assert CliRunner().invoke(solve_main, [str(p), "--trump", "s", "--json"]).exit_code == 0
+
+
+def test_rules_hold_plain_python_values():
+    """numpy ints and bools in Rules reached the results and to_dict(), which is JSON."""
+    import json
+    r = Rules(multiplier=np.int64(2), pit_bonus=np.int32(50), trick_roem=np.bool_(False),
+              trump_rule=np.str_("amsterdam"))
+    d = r.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert type(r.multiplier) is int and type(r.pit_bonus) is int
+    assert type(r.trick_roem) is bool and type(r.trump_rule) is str
+    assert r == Rules(multiplier=2, pit_bonus=50, trick_roem=False, trump_rule="amsterdam")
+    assert Rules.preset("kraken", multiplier=np.int8(4)).to_dict()["multiplier"] == 4
+    assert type(Rules.preset("kraken", multiplier=np.int8(4)).multiplier) is int
+
+
+def test_rules_from_dict_takes_none_and_refuses_the_rest():
+    assert Rules.from_dict(None) == Rules()
+    assert Rules.from_dict(Rules(multiplier=8).to_dict()) == Rules(multiplier=8)
+    for bad in ([("multiplier", 2)], "kraken", 3, {1: 2}):
+        with pytest.raises(RulesError):
+            Rules.from_dict(bad)
+
+
+def test_deal_refuses_a_set_and_pbn_a_bad_seat():
+    hands = Deal.from_pbn("N:A... K... Q... J...").hands
+    for bad in (set(hands), frozenset(hands), dict.fromkeys(hands), b"N:A... K... Q... J..."):
+        with pytest.raises(DealError):
+            Deal(bad)
+    d = Deal(hands)
+    assert d.pbn(2) == d.pbn("S") == "S:Q... J... A... K..."
+    for bad in (7, -1, "X", None, 1.0, True):
+        with pytest.raises(CardParseError):
+            d.pbn(bad)
+    with pytest.raises(DealError):
+        d.rotated(1.5)
+    assert d.rotated(np.int64(1)) == d.rotated(1)
+
+
+def test_played_as_bytes_is_a_clear_error():
+    for bad in (b"SA", bytearray(b"SA"), memoryview(b"SA")):
+        with pytest.raises(CardParseError, match="not bytes"):
+            solve("N:A... K... Q... J...", "S", "N", played=bad)
+
+
+def test_the_fast_pbn_reader_agrees_with_the_full_one(monkeypatch):
+    """parse_pbn reads clean deals through a cached fast path: same hands, same seat, and
+    every text it does not take goes to the full reader (which names the error)."""
+    import kraken_solver.deal as deal_module
+    rng = np.random.default_rng(8)
+    texts = []
+    for _ in range(300):
+        n = int(rng.integers(1, 9))
+        perm = rng.permutation(32)
+        d = Deal(tuple(mask_of(int(c) for c in perm[k * n:(k + 1) * n]) for k in range(4)))
+        t = d.pbn(int(rng.integers(4)))
+        if rng.random() < 0.3:
+            t = t.lower()
+        if rng.random() < 0.3:
+            t = t.replace("T", "10")
+        if rng.random() < 0.3:                          # damage one character
+            i = int(rng.integers(len(t)))
+            t = t[:i] + str(rng.choice(list("AKX.9 :\u017f"))) + t[i + 1:]
+        texts.append(t)
+
+    def read(text):
+        try:
+            return deal_module.parse_pbn(text)
+        except KrakenError as e:
+            return type(e), str(e)
+    fast = [read(t) for t in texts]
+    monkeypatch.setattr(deal_module, "_fast_pbn", lambda body: None)
+    slow = [read(t) for t in texts]
+    assert fast == slow
+    assert sum(isinstance(x, tuple) and isinstance(x[0], Deal) for x in fast) > 150

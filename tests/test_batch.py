@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -23,9 +24,9 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, Rules, trump_table
-from kraken_solver.batch import (COLUMNS, GEN_BLOCK, TIMING_COLUMNS, _write_atomic,
-                                 forces_pit, generate_deals, make_config, pit_ruled_out,
-                                 read_results, run_batch, solve_trumps, worker_searcher)
+from kraken_solver.batch import (COLUMNS, GEN_BLOCK, TIMING_COLUMNS, forces_pit,
+                                 generate_deals, make_config, pit_ruled_out, read_results,
+                                 run_batch, solve_trumps, worker_searcher)
 from kraken_solver.cards import SEATS, SUITS, mask_of
 from kraken_solver.errors import KrakenError
 from kraken_solver.cli.batch import main
@@ -222,7 +223,8 @@ def test_kill_9_then_resume_gives_the_uninterrupted_file(reference, tmp_path):
     parts = tmp_path / "killed.csv.parts"
     deadline = time.time() + 120
     while time.time() < deadline:
-        done = [p for p in (os.listdir(parts) if parts.exists() else []) if ".tmp." not in p]
+        done = [p for p in (os.listdir(parts) if parts.exists() else [])
+                if p.startswith("chunk-")]
         if done or proc.poll() is not None:
             break
         time.sleep(0.05)
@@ -231,14 +233,16 @@ def test_kill_9_then_resume_gives_the_uninterrupted_file(reference, tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not out.exists()
-    done = [p for p in os.listdir(parts) if ".tmp." not in p]
+    done = [p for p in os.listdir(parts) if p.startswith("chunk-")]
     assert 1 <= len(done) < DEALS
     # the orphaned workers notice their parent is gone and exit
     deadline = time.time() + 20
     while any(_alive(w) for w in workers) and time.time() < deadline:
         time.sleep(0.1)
     assert not any(_alive(w) for w in workers)
-    meta = json.loads((tmp_path / "killed.csv.meta.json").read_text())
+    # the unfinished run's sidecar is in the work directory, none beside the output yet
+    assert not (tmp_path / "killed.csv.meta.json").exists()
+    meta = json.loads((parts / "run.meta.json").read_text())
     assert meta["status"] == "running"
 
     r = run(*args[:-1], "--resume")
@@ -262,9 +266,13 @@ def test_resume_refuses_another_configuration(tmp_path):
             "--quiet"]
     assert run(*base).exit_code == 0
     os.makedirs(f"{out}.parts")             # as if a run had been interrupted
+    # a format that contradicts the output's name is refused before anything is done
+    r = run(*base, "--format", "parquet")
+    assert r.exit_code == 1 and "the format is parquet but the output's name says csv" \
+        in r.stderr
     for change in (["--seed", 5], ["--deals", 3], ["--objective", "score,points"],
                    ["--rules", "klaverjas-rotterdam"], ["--first", "E"],
-                   ["--chunk-size", 2], ["--format", "parquet"]):
+                   ["--chunk-size", 2]):
         args = list(base)
         i = args.index(change[0]) if change[0] in args else None
         if i is not None:
@@ -279,8 +287,9 @@ def test_resume_refuses_another_configuration(tmp_path):
     # a run that stopped before finishing any chunk has no work to lose: it starts over
     assert run(*base).exit_code == 0 and not os.path.exists(f"{out}.parts")
     # without --resume an unfinished run with finished chunks is not thrown away
-    os.makedirs(f"{out}.parts")
-    (tmp_path / "r.csv.parts" / "chunk-0000000.csv").write_text("as if finished\n")
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(make_config(deals=2, seed=4, chunk_size=1), out, workers=1,
+                  on_chunk=_interrupt_after_first_chunk)
     r = run(*base)
     assert r.exit_code == 1 and "unfinished run (1 chunks done)" in r.stderr
     assert "--resume" in r.stderr
@@ -445,7 +454,7 @@ def test_out_must_be_a_regular_file_or_a_new_path(tmp_path):
     r = run("--deals", 2, "--workers", 1, "--out", fifo, "--quiet")
     assert r.exit_code == 1
     assert r.stderr.startswith("kraken-batch: error: ") and r.stderr.count("\n") == 1
-    assert "must be a regular file or a new path" in r.stderr and "named pipe" in r.stderr
+    assert "must be a regular file or a new file name" in r.stderr and "named pipe" in r.stderr
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert sorted(os.listdir(tmp_path)) == ["fifo"]
     if os.geteuid() == 0:       # a copy of the null device stays a device
@@ -460,14 +469,20 @@ def test_an_earlier_output_is_replaced_only_when_the_new_run_finishes(tmp_path):
     out = tmp_path / "r4.csv"
     run_batch(_config(7), out, workers=1)
     before = out.read_bytes()
-    sidecar = json.loads((tmp_path / "r4.csv.meta.json").read_text())
+    sidecar_bytes = (tmp_path / "r4.csv.meta.json").read_bytes()
+    sidecar = json.loads(sidecar_bytes)
     assert sidecar["status"] == "complete"
     # the same run again, interrupted after its first chunk: the earlier file is untouched
     with pytest.raises(KeyboardInterrupt):
         run_batch(_config(7), out, workers=1, on_chunk=_interrupt_after_first_chunk)
     assert out.read_bytes() == before
-    assert os.listdir(tmp_path / "r4.csv.parts") == ["chunk-0000000.csv"]
-    assert not [p for p in os.listdir(tmp_path) if ".tmp." in p]
+    # the work directory holds the finished chunk and the unfinished run's sidecar; the
+    # finished run's sidecar beside the output is byte for byte as it was
+    assert sorted(os.listdir(tmp_path / "r4.csv.parts"))[1:] == ["run.meta.json"]
+    assert re.fullmatch(r"chunk-0000000-[0-9a-f]{16}\.csv",
+                        sorted(os.listdir(tmp_path / "r4.csv.parts"))[0])
+    assert (tmp_path / "r4.csv.meta.json").read_bytes() == sidecar_bytes
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
     # resuming finishes it and replaces the file (same values)
     res = run_batch(_config(7), out, workers=1, resume=True)
     assert res.chunks_reused == 1 and res.solved == 1
@@ -481,11 +496,13 @@ def test_an_earlier_output_is_replaced_only_when_the_new_run_finishes(tmp_path):
 def test_a_refused_run_changes_nothing_and_resume_checks_the_parts(tmp_path):
     fcntl = pytest.importorskip("fcntl")
     out = tmp_path / "r6.csv"
-    parts, sidecar = tmp_path / "r6.csv.parts", tmp_path / "r6.csv.meta.json"
+    parts = tmp_path / "r6.csv.parts"
+    sidecar = parts / "run.meta.json"
     # run A (seed 5) interrupted after its first chunk; then A "still running": its lock held
     with pytest.raises(KeyboardInterrupt):
         run_batch(_config(5), out, workers=1, on_chunk=_interrupt_after_first_chunk)
-    state = {p: p.read_bytes() for p in (sidecar, parts / "chunk-0000000.csv")}
+    (part,) = [p for p in os.listdir(parts) if p.startswith("chunk-")]
+    state = {p: p.read_bytes() for p in (sidecar, parts / part)}
     fd = os.open(parts, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -495,7 +512,7 @@ def test_a_refused_run_changes_nothing_and_resume_checks_the_parts(tmp_path):
             assert r.exit_code == 1 and "another kraken-batch is writing" in r.stderr
             assert r.stderr.count("\n") == 1
             assert {p: p.read_bytes() for p in state} == state
-            assert sorted(os.listdir(parts)) == ["chunk-0000000.csv"]
+            assert sorted(os.listdir(parts)) == [part, "run.meta.json"]
     finally:
         os.close(fd)
     # part files without a sidecar to check them against are refused, whatever the options
@@ -508,7 +525,8 @@ def test_a_refused_run_changes_nothing_and_resume_checks_the_parts(tmp_path):
         # without --resume, too, the advice is to delete them (--resume cannot take them)
         assert "with --resume" not in r.stderr
         assert not out.exists() and not sidecar.exists()
-        assert sorted(os.listdir(parts)) == ["chunk-0000000.csv"]
+        assert not (tmp_path / "r6.csv.meta.json").exists()
+        assert sorted(os.listdir(parts)) == [part]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
@@ -518,7 +536,7 @@ def test_unusable_output_paths_are_one_line_errors(tmp_path):
     (tmp_path / "y.csv.meta.json").mkdir()
     for out, text in [("/proc/x.csv", "cannot make the work directory"),
                       (tmp_path / "xfile", "work directory must be a directory"),
-                      (tmp_path / "notafile" / "x.csv", "is a regular file, not a directory"),
+                      (tmp_path / "notafile" / "x.csv", "cannot be used: Not a directory"),
                       (tmp_path / "missing" / "x.csv", "No such file or directory"),
                       (tmp_path / "y.csv", "sidecar must be a regular file")]:
         r = run("--deals", 2, "--workers", 1, "--out", out, "--quiet")
@@ -529,8 +547,9 @@ def test_unusable_output_paths_are_one_line_errors(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["notafile", "xfile.parts", "y.csv.meta.json"]
     assert os.listdir(tmp_path / "y.csv.meta.json") == []
     # a failed atomic write leaves no temporary file
-    with pytest.raises(IsADirectoryError):
-        _write_atomic(str(tmp_path / "y.csv.meta.json"), b"{}")
+    from kraken_solver.outputs import OutputError, write_bytes
+    with pytest.raises(OutputError, match="directory"):
+        write_bytes(str(tmp_path / "y.csv.meta.json"), b"{}")
     assert sorted(os.listdir(tmp_path)) == ["notafile", "xfile.parts", "y.csv.meta.json"]
 
 
@@ -623,7 +642,7 @@ def test_out_naming_the_input_file_is_refused(tmp_path):
     os.symlink(src, tmp_path / "link.txt")
     for out in (src, tmp_path / "." / "deals.txt", tmp_path / "link.txt"):
         r = run("--input", src, "--out", out, "--workers", 1, "--quiet")
-        assert r.exit_code == 1 and "--out names the --input deal file" in r.stderr
+        assert r.exit_code == 1 and "--out is an input of this command" in r.stderr
         assert r.stderr.count("\n") == 1
     assert src.read_text() == text                      # the deals are untouched
     assert not os.path.exists(f"{src}.parts") and not os.path.exists(f"{src}.meta.json")

@@ -1,5 +1,6 @@
 """The benchmark suites are deterministic and the solver still gives their stored values."""
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -249,5 +250,56 @@ def test_a_json_report_that_cannot_be_written_fails_before_solving(tmp_path):
     where = tmp_path / "no-such-folder" / "report.json"
     res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed2", "--quiet",
                                           "--json", str(where)])
-    assert res.exit_code == 1 and "--json: no such folder" in res.output
+    assert res.exit_code == 1 and "--json's folder cannot be used: No such file" in res.output
     assert "median" not in res.output
+
+
+def test_a_huge_suite_makes_nothing_before_its_first_solve():
+    """random-999999999-seed1 grew to 1.5 GB before solving (the list of a billion seed
+    sequences): the deals are made one at a time."""
+    import tracemalloc
+    from kraken_solver.bench import iter_suite
+    tracemalloc.start()
+    try:
+        it = iter_suite("random-999999999-seed1")
+        first = [next(it) for _ in range(3)]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert first == random_deals(3, 1)
+    assert peak < 2_000_000
+    # the checksum of the deals is the same whether they come as a list or one at a time
+    from kraken_solver.bench import deals_checksum
+    assert deals_checksum(iter_suite("random-4-seed2")) == deals_checksum(random_deals(4, 2))
+    assert deals_checksum(random_deals(4, 2)) == hashlib.sha256(
+        " ".join(str(d) for d in random_deals(4, 2)).encode()).hexdigest()[:16]
+
+
+def test_json_never_replaces_an_input(tmp_path):
+    suite = tmp_path / "h.txt"
+    suite.write_text(str(random_deals(1, 3)[0]) + "\n")
+    before = suite.read_bytes()
+    for args in (["--suite", str(suite), "--json", str(suite)],
+                 ["--suite", "random-1-seed1", "--json", "", "--objective", "points"],
+                 ["--suite", "random-1-seed1", "--json", "-", "--objective", "points"],
+                 ["--suite", "random-1-seed1", "--json", "/dev/null"]):
+        res = CliRunner().invoke(bench_main, args + ["--quiet"])
+        assert res.exit_code == 1 and res.stderr.count("\n") == 1, (args, res.output)
+        assert res.stderr.startswith("kraken-bench: error: ") and "median" not in res.output
+    assert suite.read_bytes() == before
+    res = CliRunner().invoke(bench_main, ["--suite", str(suite), "--json", str(suite)])
+    assert "is an input of this command" in res.stderr
+
+
+def test_check_against_a_report_without_values_fails(tmp_path):
+    """'0 solves both hold' passed: a report with no values checks nothing."""
+    for text, why in (('{"values": []}', "has no values"),
+                      ('{"values": ["x"]}', "not all whole numbers")):
+        empty = tmp_path / "empty.json"
+        empty.write_text(text)
+        res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed1", "--objective",
+                                              "points", "--check", str(empty)])
+        assert res.exit_code == 1 and why in res.stderr and "median" not in res.output
+    report = run_suite("random-1-seed1", Rules(), "points")
+    assert check_against(report, {"suite": report["suite"], "objective": "points",
+                                  "rules": "kraken", "values": []})

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kraken_solver import Deal, Position, card_str, legal_cards, solve, trump_table
+from kraken_solver import (Deal, Position, card_str, hand_roem, legal_cards, score_sheet, solve,
+                           trump_table)
 from kraken_solver.cards import SEATS, SUITS, mask_of
 from kraken_solver.cli.solve import main
 from kraken_solver.dealfile import parse_deal_file
@@ -26,10 +27,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
 SYMBOLS = "\u2660\u2665\u2666\u2663"
 
-JSON_KEYS = {"source", "line", "deal", "trump", "trump_given", "first", "rules",
-             "rules_options", "played", "to_move", "objective", "score", "made", "points",
-             "hand_roem", "card_values", "best_cards", "pv", "tricks", "trump_table", "nodes",
-             "seconds"}
+JSON_KEYS = {"source", "line", "deal", "trump", "trump_given", "first", "playing_team",
+             "defenders", "rules", "rules_options", "played", "to_move", "objective", "score",
+             "result", "made", "pit", "points", "hand_roem", "card_values", "best_cards", "pv",
+             "tricks", "sheet", "best_by", "trump_table", "tags", "nodes", "seconds"}
 
 
 def run(*args, input=None):
@@ -169,7 +170,7 @@ def test_trump_table_when_no_trump_is_given(tmp_path):
     res = run(p, "--ascii")
     assert res.exit_code == 0
     assert f"Trump table for {first}" in res.stdout
-    assert f"Trump: {SUITS[best.trump]} (best of the trump table)" in res.stdout
+    assert f"Trump: {SUITS[best.trump]} (best of the trump table by score)" in res.stdout
 
 
 def test_part_played_small_deal(tmp_path):
@@ -255,15 +256,49 @@ def test_csv(tmp_path):
     assert res.exit_code == 0, res.output
     rows = list(csv.reader(io.StringIO(res.stdout)))
     assert tuple(rows[0]) == CSV_FIELDS and len(rows) == 4
-    for row, (deal, trump, first) in zip(rows[1:], deals):
+    for k, (row, (deal, trump, first)) in enumerate(zip(rows[1:], deals)):
         rec = dict(zip(CSV_FIELDS, row))
         ref = solve(deal, trump, first, all_cards=True)
         pts = solve(deal, trump, first, objective="points", pv=False).value
+        assert (rec["source"], rec["line"]) == (str(p), str(k + 1))
         assert rec["deal"] == str(deal) and rec["trump"] == trump and rec["first"] == first
-        assert rec["rules"] == "kraken" and rec["played"] == "0"
+        assert rec["playing_team"] == ("N-S" if first in "NS" else "E-W")
+        assert rec["rules"] == "kraken" and rec["played"] == "" and rec["to_move"] == first
+        assert (rec["trump_given"], rec["best"]) == ("True", "")
         assert int(rec["score"]) == ref.value and int(rec["points"]) == pts
-        assert rec["made"] == ("true" if ref.value > 0 else "false")
+        assert rec["made"] == ("True" if ref.value > 0 else "False")
+        assert rec["pit"] == str(score_sheet(deal, trump, first, line=ref.pv).pit)
+        hr = hand_roem(deal, trump, first)
+        assert (int(rec["hand_roem_playing_team"]), int(rec["hand_roem_defenders"])) == hr
         assert rec["best_cards"].split() == ref.best_cards and rec["pv"].split() == ref.pv
+
+
+def test_csv_has_a_row_per_trump_of_the_trump_table(tmp_path):
+    (deal, _, first), = small_deals(1, size=3, seed=31)
+    played_deal = small_deals(1, size=2, seed=32)[0]
+    pd, pt, pf = played_deal
+    played = [legal_cards(pd, pt, pf)[0]]
+    p = write(tmp_path, f'[Deal "{deal.pbn(0)}"]\n[First "{first}"]\n'
+                        f'[Deal "{pd.pbn(0)}"]\n[Trump "{pt}"]\n[First "{pf}"]\n'
+                        f'[Play "{pf}"]\n{played[0]}\n')
+    res = run(p, "--csv")
+    assert res.exit_code == 0, res.output
+    rows = [dict(zip(CSV_FIELDS, r)) for r in list(csv.reader(io.StringIO(res.stdout)))[1:]]
+    assert len(rows) == 5
+    table = trump_table(deal, first)
+    top = max(r.score for r in table)
+    for rec, ref in zip(rows[:4], table):
+        assert rec["trump"] == SUITS[ref.trump] and rec["line"] == "1"
+        assert (int(rec["score"]), int(rec["points"])) == (ref.score, ref.points)
+        assert rec["made"] == str(ref.made) and rec["trump_given"] == "False"
+        assert rec["best"] == str(ref.score == top)
+        full = solve(deal, ref.trump, first, all_cards=True)
+        assert rec["pv"].split() == full.pv and rec["best_cards"].split() == full.best_cards
+    last = rows[4]
+    assert last["played"] == played[0] and last["line"] == "3" and last["trump"] == pt
+    assert int(last["score"]) == solve(pd, pt, pf, played=played).value
+    # booleans as kraken-batch writes them
+    assert {r["made"] for r in rows} | {r["pit"] for r in rows} <= {"True", "False"}
 
 
 def test_several_files_stdin_and_timings(tmp_path):
@@ -308,7 +343,7 @@ SMALL = "N:7.7.. 8.8.. 9.9.. T.T.."
 BAD = [
     # (file text, line, column, token or None)
     (f'[Deal "{FULL.replace("AT8", "AKX")}"]\n', 1, 12, "X"),                # bad rank
-    (f'% comment\n\n[Deal "{FULL}"]\n[Dealer "N"]\n', 4, 2, "Dealer"),          # unknown tag
+    (f'% comment\n\n[Deal "{FULL}"]\n[Trumps "N"]\n', 4, 2, "Trumps"),       # a typo of a tag
     (f'[Deal "{FULL.replace("K.KQ", "A.KQ")}"]\n', 1, 46, "SA"),                # dealt twice
     (f'[Deal "{FULL.replace(".K7 ", ". ")}"]\n', 1, 22, "9.A.AQJ7."),            # unequal hands
     (f'[Deal "{FULL.replace("N:", "Q:")}"]\n', 1, 8, "Q"),                      # bad seat
@@ -386,7 +421,7 @@ def test_a_full_disk_is_one_clear_error(tmp_path):
 
 
 def test_the_program_ends_at_once_with_mains_output_and_status(tmp_path):
-    # kraken-solve is cli.solve.run: main, then os._exit after the flush (no interpreter
+    # kraken-solve enters through cli.run with fast_exit: main, then os._exit after the flush (no interpreter
     # shutdown); its output and exit status are main's
     import subprocess
     import sys
@@ -428,8 +463,8 @@ def test_binary_stdin_is_not_a_utf8_text_file(charset):
 def test_an_endless_file_is_refused():
     res = run("/dev/zero")
     assert res.exit_code == 1 and "Traceback" not in res.output
-    assert res.stderr == ("kraken-solve: error: /dev/zero: the file is larger than 64 MiB; a "
-                          "deal file is at most that (split it into smaller files)\n")
+    assert res.stderr == ("kraken-solve: error: /dev/zero, line 1, column 1: not a UTF-8 text "
+                          "file (a NUL byte; byte 1 of the file)\n")
 
 
 def test_ctrl_c_exits_130_like_the_other_tools(tmp_path, monkeypatch):

@@ -170,7 +170,7 @@ def test_interrupted_dask_run_resumes(cluster, local_pool_file, tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         run_batch(config(), out, scheduler=cluster.scheduler_address, on_chunk=interrupt)
-    parts = sorted(os.listdir(f"{out}.parts"))
+    parts = sorted(p for p in os.listdir(f"{out}.parts") if p.startswith("chunk-"))
     assert len(parts) == 2 and not os.path.exists(out)
     res = run_batch(config(), out, scheduler=cluster.scheduler_address, resume=True)
     assert res.chunks_reused == 2 and res.solved == DEALS - 2
@@ -196,7 +196,7 @@ def test_a_failed_dask_run_says_how_to_finish(cluster, tmp_path):
         run_batch(config(), out, scheduler=cluster.scheduler_address, on_chunk=fail)
     assert str(e.value).endswith("the finished chunks are kept: run the same command with "
                                  "--resume to finish")
-    assert len(os.listdir(f"{out}.parts")) == 1
+    assert len([p for p in os.listdir(f"{out}.parts") if p.startswith("chunk-")]) == 1
 
 
 def test_cli_local_cluster(local_pool_file, tmp_path):
@@ -236,3 +236,26 @@ def test_advise_on_the_cluster_equals_the_local_pool(cluster):
     r = CliRunner().invoke(__import__("kraken_solver.cli.advise", fromlist=["main"]).main,
                            ["AJ9.K7.T8.A", "--scheduler", "local:0"])
     assert r.exit_code == 1 and "local:0" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_a_scheduler_that_stops_answering_mid_run_stops_the_batch(cluster, tmp_path,
+                                                                   monkeypatch):
+    """Every network wait has a time limit: a scheduler silent while chunks run is asked
+    after HEARTBEAT seconds and given CALL_TIMEOUT to answer."""
+    import kraken_solver.cluster as cl
+    monkeypatch.setattr(cl, "HEARTBEAT", 0.1)
+    monkeypatch.setattr(cl, "CALL_TIMEOUT", 1.0)
+    real_enter = cl.DaskPool.__enter__
+
+    def enter(self):
+        pool = real_enter(self)
+        pool.client.scheduler_info = lambda *a, **k: time.sleep(30)     # as if it hung
+        return pool
+    monkeypatch.setattr(cl.DaskPool, "__enter__", enter)
+    out = tmp_path / "silent.csv"
+    t0 = time.monotonic()
+    with pytest.raises(KrakenError, match="hear from the Dask scheduler .it stopped "
+                                          "answering.*no answer within 1 s"):
+        run_batch(config(deals=2, chunk_size=2), out, scheduler=cluster.scheduler_address)
+    assert time.monotonic() - t0 < 30
+    assert not out.exists()

@@ -14,7 +14,8 @@ import pytest
 from kraken_solver import (CardParseError, Deal, DealError, DealFileError, IllegalCardError,
                            KrakenError, Rules, RulesError, legal_cards, parse_card)
 from kraken_solver.cards import SEATS, SUITS, mask_of
-from kraken_solver.dealfile import DealSpec, parse_card_at, parse_deal_file, parse_deal_text
+from kraken_solver.dealfile import (DealSpec, parse_card_at, parse_deal_file, parse_deal_text,
+                                    skipped_tags_warning)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
@@ -185,9 +186,15 @@ def test_parse_deal_file_reads_a_file(tmp_path):
 # ------------------------------------------------------------------------- bad input
 BAD = [
     # (text, error class, line, column, token)
-    ('[Dealer "N"]\n', DealFileError, 1, 2, "Dealer"),
-    (f'[Deal "{FULL}"]\n[Vulnerable "None"]\n', DealFileError, 2, 2, "Vulnerable"),
-    ('[Trump "H"]\n' f'[Deal "{FULL}"]\n', DealFileError, 1, 1, "[Trump]"),
+    # a tag a letter or two from one of ours is a typo (other unknown tags are skipped)
+    (f'[Deal "{FULL}"]\n[Trumps "H"]\n', DealFileError, 2, 2, "Trumps"),
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n[plays "N"]\n', DealFileError, 3, 2, "plays"),
+    # a tag of ours with no deal after it
+    ('[Trump "H"]\n', DealFileError, 1, 1, "[Trump]"),
+    (f'[Deal "{FULL}"]\n\n[Event "x"]\n[Trump "H"]\n', DealFileError, 4, 1, "[Trump]"),
+    ('[Deal "?"]\n', DealError, 1, 8, "?"),
+    (f'[Deal "{FULL}"]\n[Dealer "X"]\n', CardParseError, 2, 10, "X"),
+    (f'[Deal "{FULL}"]\n[Dealer "N"]\n[Dealer "S"]\n', DealFileError, 3, 1, "[Dealer]"),
     (f'[Deal "{FULL}"]\n[Trump "H"]\n[Trump "S"]\n', DealFileError, 3, 1, "[Trump]"),
     (f'{FULL} trump=H\n[Play "N"]\nSA\n', DealFileError, 2, 1, "[Play]"),
     (f'[Deal "{FULL}"\n', DealFileError, 1, 58, None),
@@ -389,8 +396,8 @@ def test_a_double_of_thousands_of_digits_is_a_clear_error():
 def test_a_file_too_large_is_refused(tmp_path, monkeypatch):
     import kraken_solver.dealfile as dealfile
     with pytest.raises(DealFileError) as e:
-        parse_deal_file("/dev/zero")                 # endless: refused after 64 MiB
-    assert e.value.source == "/dev/zero" and "larger than 64 MiB" in str(e.value)
+        parse_deal_file("/dev/zero")                 # endless, and no text: its first byte
+    assert e.value.source == "/dev/zero" and "a NUL byte; byte 1 of the file" in str(e.value)
     p = tmp_path / "big.txt"
     p.write_text(f"{SMALL} trump=S\n" * 10)
     monkeypatch.setattr(dealfile, "MAX_FILE_BYTES", 100)
@@ -455,14 +462,16 @@ def test_a_card_twice_in_one_hand():
     (f'[Deal "{SMALL}"]\n[Trump "' + "S" * 50000 + '"]\n', CardParseError),
     (f'[Deal "{SMALL}"]\n[Rules "' + "k" * 50000 + '"]\n', RulesError),
     (f"{SMALL} trump=S " + "k" * 50000 + "=1\n", DealFileError),
-    (f'[Deal "N:' + "A" * 50000 + '... K... Q... J..."]\n', DealError),
+    ('[Deal "N:' + "A" * 50000 + '... K... Q... J..."]\n', DealError),
     (f'[Deal "{SMALL}"]\n[Trump "S"]\n[Play "N"]\nS' + "7" * 50000 + "\n", CardParseError),
     ('[Deal "' + "Q" * 50000 + "\n", DealFileError),
 ], ids=["word", "trump", "rules", "key", "deal", "card", "tag"])
 def test_long_bad_text_is_shortened(text, cls):
     with pytest.raises(cls) as e:
         parse_deal_text(text, "long.txt")
-    assert len(str(e.value)) < 300
+    # the message (a rules error lists the presets and options: about 250 characters) plus
+    # at most 40 characters of the bad text
+    assert len(str(e.value)) < 360
     assert e.value.token is None or len(e.value.token) <= 41
 
 
@@ -477,3 +486,177 @@ def test_a_binary_file_says_line_and_column(tmp_path):
     with pytest.raises(DealFileError) as e:
         parse_deal_file(p)
     assert (e.value.line, e.value.column) == (1, 4) and "NUL" in e.value.message
+
+
+# ------------------------------------------------------------------------- PBN's other tags
+def test_unknown_values_are_as_if_missing():
+    (a,) = parse_deal_text(f'[Deal "{FULL}"]\n[Trump "?"]\n[First "?"]\n[Rules "?"]\n'
+                           '[Double "?"]\n')
+    assert (a.trump, a.first, a.rules, a.first_given) == (None, 0, Rules(), False)
+    (b,) = parse_deal_text(f'[Deal "{FULL}"]\n[Trump ""]\n[Double ""]\n')
+    assert b.trump is None and b.rules.multiplier == 1
+    (c,) = parse_deal_text(f"{FULL} trump=? first=E rules=? double=?\n")
+    assert (c.trump, c.first, c.rules) == (None, 1, Rules())
+    # [Play "?"]: the first player leads
+    (d,) = parse_deal_text(f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "?"]\nSA S9\n')
+    assert len(d.played) == 2
+
+
+def test_dealer_sets_the_first_player_left_of_it():
+    for dealer, first in zip("NESW", (1, 2, 3, 0)):
+        (a,) = parse_deal_text(f'[Dealer "{dealer}"]\n[Deal "{FULL}"]\n')
+        assert a.first == first and a.tags["Dealer"] == dealer and a.first_given is False
+    (b,) = parse_deal_text(f'[Deal "{FULL}"]\n[Dealer "N"]\n[First "S"]\n')
+    assert b.first == 2                  # [First] says otherwise
+    (c,) = parse_deal_text(f'[Deal "{FULL}"]\n[Dealer "W"]\n', first="E")
+    assert c.first == 1                  # and the override does too
+
+
+def test_pbn_games_tags_before_the_deal_and_empty_lines():
+    text = (f'[Event "A"]\n[Board "1"]\n[Deal "{FULL}"]\n[Contract "?"]\n\n'
+            f'[Event "#"]\n[Board "2"]\n[Vulnerable "All"]\n[Deal "{SMALL}"]\n'
+            '[Result "3"]\n')
+    a, b = parse_deal_text(text, "g.pbn")
+    assert a.tags == {"Event": "A", "Board": "1"} and a.skipped == []
+    assert b.tags == {"Event": "A", "Board": "2"}
+    assert b.skipped == [("Vulnerable", 8, "bridge"), ("Result", 10, "bridge")]
+    # our own tags after an empty line still belong to the deal before (as they always did)
+    (c,) = parse_deal_text(f'[Deal "{FULL}"]\n\n[Trump "H"]\n\n[Play "N"]\nSA\n')
+    assert c.trump == 1 and len(c.played) == 1
+    # and may come before it in a game
+    (d,) = parse_deal_text(f'[Trump "H"]\n[First "S"]\n[Deal "{FULL}"]\n')
+    assert (d.trump, d.first) == (1, 2)
+
+
+def test_sections_of_skipped_tags_and_brace_comments():
+    text = (f'[Deal "{FULL}"]\n{{a comment\nover [Trump "S"] two lines}}\n'
+            '[Auction "N"]\n1S Pass 2H Pass\n4H AP\n'
+            '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN S 9\nE H 7\n'
+            '[Note "1:a {brace} in quotes is text"]\n'
+            '[Trump "H"] {the trump}\n[Play "N"]\nSA {the lead} S9\n')
+    (a,) = parse_deal_text(text, "s.pbn")
+    assert a.trump == 1 and a.played == cards("SA S9")
+    assert [(n, why) for n, _, why in a.skipped] == [("Auction", "bridge"),
+                                                     ("OptimumResultTable", "unknown"),
+                                                     ("Note", "unknown")]
+    # the columns after a brace comment stay right
+    with pytest.raises(CardParseError) as e:
+        parse_deal_text(f'[Deal "{FULL}"]\n[Trump "H"]\n[Play "N"]\n{{x}} SA SX\n')
+    assert (e.value.line, e.value.column) == (4, 9)          # the X of SX
+
+
+def test_the_warning_is_one_line_a_file():
+    specs = parse_deal_text(f'[Vulnerable "NS"]\n[Deal "{FULL}"]\n[Foo "1"]\n\n'
+                            f'[Vulnerable "EW"]\n[Deal "{SMALL}"]\n', "w.pbn")
+    assert skipped_tags_warning(specs) == [
+        "w.pbn: skipped tags that kraken-solver does not use: bridge's [Vulnerable] (2 deals, "
+        "first at line 1); unknown [Foo] (line 3)"]
+    assert skipped_tags_warning(parse_deal_text(f'[Deal "{FULL}"]\n[Declarer "?"]\n')) == []
+
+
+def test_the_club_export_dataset():
+    specs = parse_deal_file(DATASETS / "club_export.pbn")
+    assert [s.first for s in specs] == [0, 1, 2]
+    assert [s.tags["Board"] for s in specs] == ["1", "2", "3"]
+    assert [s.tags["Date"] for s in specs] == ["2024.06.15"] * 3
+    assert all(s.trump is None and s.played == [] for s in specs)
+    rng = np.random.default_rng(20240615)          # the deals are those of its seed
+    for s in specs:
+        perm = rng.permutation(32)
+        assert s.deal.hands == tuple(mask_of(int(c) for c in perm[j * 8:(j + 1) * 8])
+                                     for j in range(4))
+
+
+# ------------------------------------------------------------------ streaming (issue 27)
+def test_a_large_file_is_read_in_the_memory_of_one_deal(tmp_path):
+    """A 64 MiB file took 30x its size in memory and minutes before the first deal: the
+    reader holds a block and one deal, and gives the first deal before reading the rest."""
+    import tracemalloc
+    from kraken_solver.batch import generate_deals
+    from kraken_solver.dealfile import DealReader
+    # 400 deals, each with a comment of 10,000 characters: 4 MB that parse fast
+    lines = [f"{d} trump=H % {'x' * 10000}\n" for d in generate_deals(3, 0, 400)]
+    p = tmp_path / "big.txt"
+    with open(p, "w") as f:
+        f.writelines(lines)
+    size = p.stat().st_size
+    tracemalloc.start()
+    try:
+        reader = DealReader(p)
+        it = iter(reader)
+        first = next(it)
+        at_first = reader.bytes_read
+        count = 1 + sum(1 for _ in it)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(first.deal) == " ".join(lines[0].split()[:4]) and count == 400
+    assert at_first <= 2 * 65536 < size            # the first deal after one block
+    assert peak < 500_000 and size > 4_000_000     # a block and a deal, not the whole file
+    assert reader.deals == 400 and reader.bytes_read == size
+    import hashlib
+    assert reader.sha256 == hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def test_the_stream_reads_lines_and_bytes_as_the_text_reader_does(tmp_path):
+    """Lines split across blocks (\\r\\n cut in two, a character of several bytes cut in two)
+    give the same deals and the same errors, at the same line and column."""
+    import kraken_solver.dealfile as dealfile
+    from kraken_solver.dealfile import DealReader
+    text = ("% caf\u00e9 \u2665\r\n" + f"{SMALL} trump=\u2665\r" + f"[Deal \"{SMALL}\"]\n"
+            + '[Trump "S"]\r\n\r\n' + f"{SMALL} trump=C first=E\n")
+    p = tmp_path / "t.txt"
+    p.write_bytes(("\ufeff" + text).encode("utf-8"))
+    want = parse_deal_text(text, str(p))
+    for block in (1, 2, 3, 5, 7, 64):
+        dealfile.READ_BLOCK = block
+        try:
+            assert list(DealReader(p)) == want, block
+        finally:
+            dealfile.READ_BLOCK = 1 << 16
+    bad = text + "N:AX... K... Q... J...\n"
+    p.write_text(bad, encoding="utf-8")
+    with pytest.raises(DealError) as a:
+        parse_deal_text(bad, str(p))
+    with pytest.raises(DealError) as b:
+        list(DealReader(p))
+    assert str(a.value) == str(b.value)
+
+
+def test_check_ahead_reports_a_mistake_before_the_first_deal_is_used(tmp_path):
+    from kraken_solver.dealfile import DealReader
+    p = tmp_path / "t.txt"
+    p.write_text(f"{SMALL} trump=S\n" * 3 + "N:garbage trump=S\n")
+    reader = DealReader(p)
+    with pytest.raises(DealError) as e:
+        reader.check_ahead()
+    assert e.value.line == 4
+    ok = tmp_path / "ok.txt"
+    ok.write_text(f"{SMALL} trump=S\n" * 3)
+    reader = DealReader(ok)
+    reader.check_ahead()
+    assert len(list(reader)) == 3               # read again after the check: every deal
+
+
+def test_an_endless_stream_is_stopped_at_the_limit(monkeypatch):
+    """A stream has no size to refuse up front: the reader stops at MAX_FILE_BYTES."""
+    import io
+    import sys
+    import kraken_solver.dealfile as dealfile
+    from kraken_solver.dealfile import DealReader
+
+    class Endless(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            line = f"{SMALL} trump=S\n".encode()
+            n = len(b) // len(line) * len(line) or len(b)
+            b[:n] = (line * (n // len(line) + 1))[:n]
+            return n
+
+    monkeypatch.setattr(dealfile, "MAX_FILE_BYTES", 10_000)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
+    with pytest.raises(DealFileError, match="larger than"):
+        for _ in DealReader("-"):
+            pass

@@ -104,6 +104,8 @@ def test_csv_one_row_a_card(tmp_path):
     for x in first:
         assert float(x["mean"]) == pytest.approx(CASE["cards"][x["card"]]["mean"])
         assert x["mean_points"] == ""                  # --no-points
+        # booleans as kraken-batch writes them
+        assert x["exact"] == "True" and x["best"] in ("True", "False")
     assert {x["deal"] for x in rows} == {"1", "2"}
 
 

@@ -236,7 +236,10 @@ def test_partial_pbn():
                             ("N:AJ9.K7.T8.A - X.K.Q.J -", 17, "rank"),
                             ("N:AJ9.K7.T8.A - AJ.K.Q.J -", 17, "twice"),
                             ("N:AJ9.K7.T8.A - K.Q.J.T -", 17, "unequal"),
-                            ("N:- - - -", 1, "every hand is hidden")]:
+                            ("N:- - - -", 1, "every hand is hidden"),
+                            # case folding is ASCII only: no letter becomes a card or a seat
+                            ("N:AJ9.K7.T8.A - \u017f.K.Q.J -", 17, "rank"),
+                            ("\u017f:AJ9.K7.T8.A - - -", 1, "seat")]:
         with pytest.raises(DealError, match=what) as info:
             parse_partial_pbn(text)
         assert info.value.column == col, (text, info.value.column)

@@ -122,3 +122,62 @@ def test_output_folder_is_made_or_must_be_a_folder(tmp_path):
     f.write_text("x")
     with pytest.raises(OutputError, match="regular file"):
         make_output_dir(f)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd"), reason="needs /proc")
+def test_a_link_to_an_open_file_descriptor_is_refused(tmp_path):
+    """As root, --out /dev/stdout replaced the system's /dev/stdout link: a link that names
+    an open file descriptor (a pipe here) is no file to write through."""
+    r, w = os.pipe()
+    try:
+        link = f"/proc/self/fd/{w}"
+        with pytest.raises(OutputError, match="open file descriptor .a named pipe."):
+            check_output(link)
+        mine = tmp_path / "to-fd"
+        mine.symlink_to(link)
+        with pytest.raises(OutputError, match="open file descriptor"):
+            write_text(mine, "x")
+        assert mine.is_symlink() and os.readlink(mine) == link
+    finally:
+        os.close(r)
+        os.close(w)
+    # a deleted file still open: its link names no file any more
+    gone = tmp_path / "gone.txt"
+    fd = os.open(gone, os.O_WRONLY | os.O_CREAT)
+    os.unlink(gone)
+    try:
+        with pytest.raises(OutputError, match="open file descriptor"):
+            check_output(f"/proc/self/fd/{fd}")
+    finally:
+        os.close(fd)
+    assert sorted(os.listdir(tmp_path)) == ["to-fd"]
+
+
+def test_temporaries_left_by_a_kill_are_found_and_removed(tmp_path):
+    from kraken_solver.outputs import remove_temporaries, temporaries
+    out = tmp_path / "r.csv"
+    out.write_text("good")
+    left = [tmp_path / ".r.csv.abcd1234.tmp", tmp_path / ".r.csv.zz_z9999.tmp"]
+    others = [tmp_path / ".r.csv.toolong123.tmp", tmp_path / ".x.csv.abcd1234.tmp",
+              tmp_path / "r.csv.abcd1234.tmp"]
+    for p in left + others:
+        p.write_text("half")
+    assert sorted(temporaries(out)) == sorted(map(str, left))
+    assert remove_temporaries(out) == 2
+    assert all(p.exists() for p in others) and out.read_text() == "good"
+
+
+def test_every_command_writes_through_outputs():
+    """The one policy: no command module writes a user file with open(..., 'w') itself."""
+    import pathlib
+    import re
+    root = pathlib.Path(__file__).resolve().parent.parent
+    for path in list((root / "cli").glob("*.py")) + list((root / "kraken_solver").glob("*.py")):
+        if path.name == "outputs.py":
+            continue
+        text = path.read_text()
+        for pattern in (r"(?<![_a-z.])open\((?!os\.devnull)[^)]*,\s*['\"][wax]b?['\"]",
+                        r"\.savefig\(",
+                        r"\.to_csv\((?!index=False\))", r"os\.replace\("):
+            found = re.findall(pattern, text)
+            assert not found, (path.name, pattern, found)

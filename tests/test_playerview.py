@@ -121,9 +121,9 @@ def test_cli_json_and_csv(tmp_path):
     assert len(rows) == 9
     row = dict(zip(rows[0], rows[2]))
     assert row["card"] == "SK" and float(row["view_cost"]) == 12.0
-    assert row["view_mistake"] == "true" and row["cost"] == "30"
+    assert row["view_mistake"] == "True" and row["cost"] == "30"
     row1 = dict(zip(rows[0], rows[1]))
-    assert row1["view_excused"] == "true" and row1["view_best_cards"] == "SA"
+    assert row1["view_excused"] == "True" and row1["view_best_cards"] == "SA"
 
 
 def test_cli_plot(tmp_path):

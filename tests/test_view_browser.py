@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import os
 import signal
-from pathlib import Path
 
 import pytest
+
+import json
+import math
+import urllib.parse
+import urllib.request
 
 from kraken_solver import Deal, Searcher, card_str, solve
 from kraken_solver.cards import cards_of
@@ -19,7 +23,7 @@ from kraken_solver.dealfile import parse_deal_file, parse_deal_text
 from kraken_solver.errors import KrakenError
 from kraken_solver.viewer import BoardSolver, export_page
 
-from test_view import DATA, DEAL, start_server
+from test_view import DATA, start_server
 
 CHROMIUM = os.environ.get("KRAKEN_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("KRAKEN_BROWSER_TESTS") == "1"
@@ -84,10 +88,12 @@ def page(browser):
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def wait_ready(pg, played=(), deal=None):
+def wait_ready(pg, played=(), deal=None, view=None):
     """Wait until the page shows the values of the position after ``played`` (of ``deal``,
-    PBN text, when given)."""
+    PBN text, when given; in ``view``, "double-dummy" or "player", when given)."""
     where = "" if deal is None else f'[data-deal="{Deal.from_pbn(deal)}"]'
+    if view is not None:
+        where += f'[data-view="{view}"]'
     pg.wait_for_selector(f'#board[data-values="ready"][data-played="{" ".join(played)}"]{where}')
 
 
@@ -95,6 +101,14 @@ def shown_values(pg) -> dict:
     return pg.eval_on_selector_all(
         ".hand [data-value]", "els => Object.fromEntries(els.map(e => "
         "[e.dataset.card, Number(e.dataset.value)]))")
+
+
+def shown_hint(pg) -> dict:
+    """card -> (data-value, data-hint-mean, data-hint-se, data-hint-p-made) of the hand cards."""
+    return pg.eval_on_selector_all(
+        ".hand [data-value]", "els => Object.fromEntries(els.map(e => [e.dataset.card, "
+        "[Number(e.dataset.value), e.dataset.hintMean === undefined ? null : "
+        "Number(e.dataset.hintMean), Number(e.dataset.hintSe), Number(e.dataset.hintPMade)]]))")
 
 
 def best_shown(pg) -> list:
@@ -300,3 +314,138 @@ def test_no_sideways_scrolling(page, server):
         right = page.eval_on_selector_all("[data-card]", "els => Math.max(...els.map(e => "
                                           "e.getBoundingClientRect().right))")
         assert right <= width, (width, right)
+
+
+SMALL = "N:AT.T.8. 9.A.A.K K.K.KT. ..7.AT7"       # 4 cards a hand
+
+
+def test_player_view_toggle(page, server):
+    """For positions reached by clicking, with 3 cards a hand and fewer (exact hints), the page
+    shows hint()'s means, standard errors (0), P(made) and best cards of the player to move,
+    says what that player can see and over how many layouts; a click with the view on shows
+    the next position's hint, the points toggle the mean points, and the double-dummy toggle
+    gives the double-dummy values back."""
+    from kraken_solver.hint import hint
+
+    page.goto(server + "?" + urllib.parse.urlencode({"deal": SMALL, "trump": "H", "first": "N"}))
+    played = []
+    wait_ready(page, played, deal=SMALL, view="double-dummy")
+    for _ in range(4):                   # one trick: 3 cards a hand
+        ref = solve(SMALL, "H", "N", played=played, all_cards=True, pv=False)
+        card = sorted(ref.card_values)[0]
+        page.click(f'.hand [data-card="{card}"]')
+        played.append(card)
+        wait_ready(page, played, view="double-dummy")
+    dd = solve(SMALL, "H", "N", played=played, all_cards=True, pv=False)
+    assert shown_values(page) == dd.card_values
+    page.click("#show-hint")
+    assert page.get_attribute("#board", "data-values") == "solving"   # no values of the other view
+
+    def check(played, objective="score"):
+        wait_ready(page, played, view="player")
+        h = hint(SMALL, "H", "N", played=played, objective=objective, workers=1)
+        assert h.exact and h.layouts > 1
+        shown = shown_hint(page)
+        assert {c: v[1] for c, v in shown.items()} == {c: e.mean for c, e in h.cards.items()}
+        assert {c: v[0] for c, v in shown.items()} == {c: math.floor(e.mean + 0.5)
+                                                       for c, e in h.cards.items()}
+        assert {c: (v[2], v[3]) for c, v in shown.items()} == {c: (0, e.p_made)
+                                                               for c, e in h.cards.items()}
+        assert best_shown(page) == sorted(h.best)
+        board = page.locator("#board")
+        assert board.get_attribute("data-hint-exact") == "true"
+        assert board.get_attribute("data-hint-layouts") == str(h.layouts)
+        assert board.get_attribute("data-hint-seat") == h.seat
+        assert page.locator("#hint tr[data-hint-card]").count() == len(h.cards)
+        text = page.inner_text("#hint-box")
+        assert f"{h.seat}'s own hand as dealt" in text and f"all {h.layouts:,} layouts" in text
+        assert f"the {len(played)} cards played so far" in text
+        assert f"the hand roem declared: N-S {h.declared[0]}, E-W {h.declared[1]}" in text
+        return h
+
+    check(played)
+    assert "view=player" in page.url
+    # with the view on, a click shows the hint of the position it leads to
+    h = hint(SMALL, "H", "N", played=played, workers=1)
+    card = h.best[0]
+    page.click(f'.hand [data-card="{card}"]')
+    played.append(card)
+    check(played)
+    page.click("#show-points")
+    check(played, "points")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 1280, "height": 900})
+    # back to double dummy: the double-dummy values, and no hint attributes left
+    page.click("#show-dd")
+    wait_ready(page, played, view="double-dummy")
+    assert shown_values(page) == solve(SMALL, "H", "N", played=played, objective="points",
+                                       all_cards=True, pv=False).card_values
+    assert page.locator("[data-hint-mean]").count() == 0
+    assert not page.is_visible("#hint-box") and "view=player" not in page.url
+    page.click("#show-score")
+    wait_ready(page, played, view="double-dummy")
+    assert shown_values(page) == solve(SMALL, "H", "N", played=played, all_cards=True,
+                                       pv=False).card_values
+
+
+def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, deal_file):
+    """A long sampled hint (1,000 layouts, asked for by the link) shows its progress; a click
+    on a card while it runs cancels it on the server and asks for the next position's hint
+    (the usual 200 layouts), of which no stale value is shown; the double-dummy toggle then
+    stops that one too (or finds it done) and shows the double-dummy values."""
+    spec = parse_deal_file(deal_file)[1]
+    played = [card_str(c) for c in spec.played]
+    cancels = []
+    page.on("request", lambda r: cancels.append(json.loads(r.post_data)["job"])
+            if r.url.endswith("/api/hint/cancel") else None)
+
+    def job_of(request):
+        return urllib.parse.parse_qs(urllib.parse.urlsplit(request.url).query)["job"][0]
+
+    def is_hint(request):
+        return urllib.parse.urlsplit(request.url).path == "/api/hint"
+
+    def progress(job):
+        with urllib.request.urlopen(server + "api/hint/progress?job=" + job, timeout=30) as r:
+            return json.load(r)
+
+    words = {"deal": str(spec.deal), "trump": "SHDC"[spec.trump], "first": "NESW"[spec.first],
+             "play": " ".join(played), "view": "player", "samples": "1000"}
+    with page.expect_request(is_hint) as asked:
+        page.goto(server + "?" + urllib.parse.urlencode(words))
+    first = job_of(asked.value)
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(asked.value.url).query)["samples"] == \
+        ["1000"]
+    page.wait_for_function("document.querySelector('#busy').textContent.includes('of 1,000 "
+                           "layouts')")
+    assert page.is_visible("#busy progress") and page.is_visible("#hint-stop")
+    assert page.locator(".hand [data-value]").count() == 0
+    card = page.eval_on_selector(".hand .card.legal", "e => e.dataset.card")
+    with page.expect_request(lambda r: r.url.endswith("/api/hint/cancel")) as cancel, \
+            page.expect_request(is_hint) as asked:
+        page.click(f'.hand [data-card="{card}"]')
+    assert json.loads(cancel.value.post_data) == {"job": first}
+    second = job_of(asked.value)
+    assert second != first and "samples" not in asked.value.url
+    played.append(card)
+    page.wait_for_function(f"document.querySelector('#board').dataset.played === "
+                           f"{json.dumps(' '.join(played))}")
+    for _ in range(200):                # the hint thread notes the cancel within moments
+        if progress(first)["state"] == "cancelled":
+            break
+        page.wait_for_timeout(50)
+    pr = progress(first)
+    assert pr["state"] == "cancelled" and pr["done"] < pr["total"] == 1000
+    if page.get_attribute("#board", "data-values") == "solving":
+        assert page.locator(".hand [data-value]").count() == 0     # nothing stale meanwhile
+    page.click("#show-dd")
+    wait_ready(page, played, view="double-dummy")
+    assert shown_values(page) == solve(spec.deal, spec.trump, spec.first, rules=spec.rules,
+                                       played=played, all_cards=True, pv=False).card_values
+    for _ in range(200):
+        if progress(second)["state"] in ("cancelled", "done"):
+            break
+        page.wait_for_timeout(50)
+    state = progress(second)["state"]
+    assert state == "done" or (state == "cancelled" and second in cancels), (state, cancels)

@@ -1,35 +1,196 @@
-"""kraken-view's /api/hint (kraken_solver/viewer.py) with the real kraken_solver.hint: the
-answer is the hint's own, for a played position and from the player's view only."""
+"""kraken-view's player's-view hint (kraken_solver/viewer.py) with the real kraken_solver.hint:
+/api/hint answers with the hint's own means for a played position and from the player's view
+only; the samples a page may ask for are bounded; a hint shows its progress, and a cancel or a
+later request of the same page stops it (its workers stopped at once) while the double-dummy
+values go on being answered.  The page itself: test_view_browser.py."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
+import pytest
 
 from kraken_solver import viewer
 from kraken_solver.cards import card_str
 from kraken_solver.hint import hint
 from kraken_solver.solver import Position
-from kraken_solver.viewer import BoardSolver, create_app
+from kraken_solver.viewer import BoardSolver, HintCancelled, create_app, read_query
 
 FULL = "N:A8.98..KQJ8 KQJ97.Q.7.7 .AKT.AQJ8.T T.J7.KT9.A9"
+LEAD = "S:7.KQ9.JT8.7 9.8.AK9.AK9 AJT.JT7.7.Q KQ8.A.Q.JT8"     # datasets/full_deal.txt
 
 
-def test_api_hint_is_the_hint():
-    assert viewer.hint_available()
-    rng = np.random.default_rng(3)
-    pos = Position(FULL, "H", "N")
-    for _ in range(21):                 # 3 cards a hand and one card of the next trick
+def played_line(deal, trump, first, n, seed):
+    rng = np.random.default_rng(seed)
+    pos = Position(deal, trump, first)
+    for _ in range(n):
         pos.play(pos.legal()[int(rng.integers(len(pos.legal())))])
-    play = [card_str(c) for c in pos.played]
-    client = create_app([], solver=BoardSolver()).test_client()
+    return [card_str(c) for c in pos.played]
+
+
+def words(deal, trump, first, play=(), **more):
+    return dict({"deal": deal, "trump": trump, "first": first, "play": " ".join(play)}, **more)
+
+
+@pytest.fixture(scope="module")
+def solver():
+    s = BoardSolver(hint_workers=2)
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def client(solver):
+    return create_app([], solver=solver).test_client()
+
+
+def test_api_hint_is_the_hint(client):
+    assert viewer.hint_available()
+    play = played_line(FULL, "H", "N", 21, 3)   # 3 cards a hand and one card of the next trick
     assert client.get("/api/info").get_json()["hint"] is True
-    r = client.get("/api/hint", query_string={"deal": FULL, "trump": "H", "first": "N",
-                                              "play": " ".join(play)})
+    r = client.get("/api/hint", query_string=words(FULL, "H", "N", play))
     assert r.status_code == 200, r.get_json()
     body = r.get_json()
     h = hint(FULL, "H", "N", played=play, workers=1)
-    assert h.exact and body["exact"] is True and body["layouts"] == h.layouts
-    assert body["seat"] == h.seat and body["best"] == h.best
-    assert body["cards"] == {c: {"mean": e.mean, "se": e.se, "p_made": e.p_made}
+    assert h.exact and body["exact"] is True and body["layouts"] == h.layouts == h.consistent
+    assert body["seat"] == h.seat and body["best"] == h.best and body["side"] == h.side
+    assert body["cards"] == {c: {"mean": e.mean, "se": e.se, "p_made": e.p_made, "min": e.min,
+                                 "max": e.max, "loss": e.loss, "loss_se": e.loss_se}
                              for c, e in h.cards.items()}
+    # what the player to move knows: their hand as dealt, the play, the declared hand roem
+    assert body["hand"] == h.hand and body["played"] == play
+    assert body["declared"] == list(h.declared) and body["samples"] is None
     assert h.layouts > 1                # every layout N cannot tell apart, not the deal given
+    # points: the mean points, P(made) still by score
+    r = client.get("/api/hint", query_string=words(FULL, "H", "N", play, objective="points"))
+    hp = hint(FULL, "H", "N", played=play, objective="points", workers=1)
+    assert {c: e["mean"] for c, e in r.get_json()["cards"].items()} == \
+        {c: e.mean for c, e in hp.cards.items()}
+    assert {c: e["p_made"] for c, e in r.get_json()["cards"].items()} == \
+        {c: e.p_made for c, e in h.cards.items()}
+
+
+def test_samples_are_bounded(client):
+    for bad in ("0", "1001", "-5", "x", "1e3", "99999999"):
+        r = client.get("/api/hint", query_string=words(LEAD, "H", "S", samples=bad))
+        assert r.status_code == 400 and r.get_json()["field"] == "samples", bad
+        assert "from 1 to 1,000" in r.get_json()["error"]
+    with pytest.raises(viewer.KrakenError):
+        viewer.check_view_samples(viewer.MAX_VIEW_SAMPLES + 1)
+    # a few layouts drawn at the first lead: the hint's own draws and means
+    r = client.get("/api/hint", query_string=words(LEAD, "H", "S", samples="6"))
+    body = r.get_json()
+    h = hint(LEAD, "H", "S", samples=6, exact_limit=2000, workers=1)
+    assert r.status_code == 200 and body["exact"] is False and body["layouts"] == 6
+    assert {c: (e["mean"], e["se"]) for c, e in body["cards"].items()} == \
+        {c: (e.mean, e.se) for c, e in h.cards.items()}
+    assert body["consistent"] is None and body["consistent_estimate"] > 2000
+
+
+def test_job_names_and_progress_errors(client):
+    r = client.get("/api/hint", query_string=words(LEAD, "H", "S", job="a b"))
+    assert r.status_code == 400 and r.get_json()["field"] == "job"
+    r = client.get("/api/hint/progress", query_string={"job": "never-asked"})
+    assert r.status_code == 400 and "no such hint job" in r.get_json()["error"]
+    r = client.get("/api/hint/progress")
+    assert r.status_code == 400 and r.get_json()["field"] == "job"
+    r = client.post("/api/hint/cancel", json={"job": 7})
+    assert r.status_code == 400
+    r = client.post("/api/hint/cancel", json={"job": "never-asked"})
+    assert r.status_code == 200 and r.get_json() == {"job": "never-asked", "cancelled": False}
+    over = played_line(FULL, "H", "N", 32, 1)
+    r = client.get("/api/hint", query_string=words(FULL, "H", "N", over))
+    assert r.status_code == 400 and "the deal is over" in r.get_json()["error"]
+
+
+def wait_for(cond, what, timeout=60.0):
+    t0 = time.monotonic()
+    while not cond():
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError(f"waited {timeout} s for {what}")
+        time.sleep(0.02)
+
+
+def test_cancel_and_supersede(solver, client):
+    """The first lead's 200 layouts take seconds: its progress is told, the double-dummy values
+    are answered meanwhile, a later request of the same page cancels it (the request gets 409
+    at once, not after the 200 layouts), and the next hint is right."""
+    solver.cache.clear()
+    lead = read_query(words(LEAD, "H", "S"))
+    results = {}
+
+    def ask(name, q, client_name, samples=None):
+        try:
+            results[name] = solver.hint(q, job=name, client=client_name, samples=samples)
+        except HintCancelled as e:
+            results[name] = e
+        results[name + " at"] = time.monotonic()
+
+    t = threading.Thread(target=ask, args=("first", lead, "page1"))
+    t.start()
+    wait_for(lambda: solver.hint_progress("first")["state"] == "solving", "the first hint")
+    pr = solver.hint_progress("first")
+    assert pr["total"] == 200 and pr["exact"] is False and pr["done"] < 200
+    # the double-dummy values do not wait for the hint
+    other = read_query(words(FULL, "H", "N"))
+    assert solver.values(other)["card_values"]
+    assert t.is_alive() and solver.hint_progress("first")["state"] == "solving"
+    # the same page asks for the hint after a card: the first one is cancelled
+    play = ["HK"]
+    after = read_query(words(LEAD, "H", "S", play))
+    asked = time.monotonic()
+    t2 = threading.Thread(target=ask, args=("second", after, "page1", 30))
+    t2.start()
+    t.join(timeout=30)
+    assert not t.is_alive() and isinstance(results["first"], HintCancelled)
+    assert "a later request of the page replaced it" in str(results["first"])
+    assert results["first at"] - asked < 10          # not the whole hint's time
+    pr = solver.hint_progress("first")
+    assert pr["state"] == "cancelled" and pr["done"] < 200
+    t2.join(timeout=300)
+    # W's hint after S's lead (30 layouts, over new worker processes) is the hint's own
+    h = hint(LEAD, "H", "S", played=play, samples=30, exact_limit=2000, workers=1)
+    body = results["second"]
+    assert body["seat"] == "W" and body["layouts"] == h.layouts == 30 and body["workers"] == 2
+    assert {c: e["mean"] for c, e in body["cards"].items()} == {c: e.mean for c, e in h.cards.items()}
+    assert solver.hint_progress("second")["state"] == "done"
+
+
+def test_cancel_through_the_api(solver, client):
+    """POST /api/hint/cancel stops a running hint: its request gets 409 with cancelled: true."""
+    solver.cache.clear()
+    out = {}
+
+    def ask():
+        c = create_app([], solver=solver).test_client()
+        r = c.get("/api/hint", query_string=words(LEAD, "H", "S", objective="points",
+                                                  job="j1", client="page2"))
+        out["status"], out["body"] = r.status_code, r.get_json()
+    t = threading.Thread(target=ask)
+    t.start()
+    wait_for(lambda: "j1" in solver._jobs and solver.hint_progress("j1")["state"] == "solving",
+             "the hint j1")
+    r = client.get("/api/hint/progress", query_string={"job": "j1"})
+    assert r.status_code == 200 and r.get_json()["total"] == 200
+    r = client.post("/api/hint/cancel", json={"job": "j1"})
+    assert r.get_json() == {"job": "j1", "cancelled": True}
+    t.join(timeout=30)
+    assert out["status"] == 409 and out["body"]["cancelled"] is True
+    assert "the page cancelled it" in out["body"]["error"]
+    # another page's hint is not cancelled by this page's requests, and close() stops all
+    s = BoardSolver(hint_workers=2)
+    res = {}
+
+    def ask2():
+        try:
+            res["r"] = s.hint(read_query(words(LEAD, "H", "S")), job="k", client="x")
+        except HintCancelled as e:
+            res["r"] = e
+    t = threading.Thread(target=ask2)
+    t.start()
+    wait_for(lambda: "k" in s._jobs and s.hint_progress("k")["state"] == "solving", "k")
+    s.close()
+    t.join(timeout=30)
+    assert isinstance(res["r"], HintCancelled) and "the server stopped" in str(res["r"])

@@ -7,9 +7,17 @@
  *
  * Contract for tests and embedding: every card is an element with data-card="HK"; the cards
  * of a hand sit inside [data-seat="N"] (E, S, W); each legal card of the player to move has
- * data-value (the number shown) once its value is known.  #board carries data-values
- * ("none", "solving", "ready"), data-deal (the deal shown, PBN from N) and data-played (the
- * cards played, space-separated).
+ * data-value (the number shown on it) once its value is known.  #board carries data-values
+ * ("none", "solving", "ready"), data-view ("double-dummy" or "player": what the values are),
+ * data-deal (the deal shown, PBN from N) and data-played (the cards played, space-separated).
+ *
+ * With the double-dummy view (the default) data-value is the card's double-dummy value, a
+ * whole number of points (score or points, as the toggle says).  With the player's view
+ * (data-view="player") data-value is the hint's mean rounded to a whole point (the number on
+ * the card), and each legal card also carries data-hint-mean (the exact mean, as the server
+ * sent it), data-hint-se (its standard error, 0 when exact) and data-hint-p-made (P(made),
+ * 0 to 1); #board then carries data-hint-exact ("true"/"false"), data-hint-layouts (layouts
+ * solved) and data-hint-seat (the player whose view it is).
  */
 (function () {
   "use strict";
@@ -49,23 +57,30 @@
   const cardLabel = (c) => SYM[c[0]] + (RANK_SHOWN[c[1]] || c[1]);
 
   class ApiError extends Error {
-    constructor(message, field) { super(message); this.field = field || null; }
+    constructor(message, field, cancelled) { super(message); this.field = field || null; this.cancelled = !!cancelled; }
   }
+  // this page's name for the server: a new hint of this page supersedes its older ones
+  const CLIENT = "p" + Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
   /* ------------------------------------------------------------------ backends */
   const Server = {
     exported: false,
-    async get(path, params) {
-      const r = await fetch(path + "?" + new URLSearchParams(params), { cache: "no-store" });
+    async get(path, params, signal) {
+      const r = await fetch(path + "?" + new URLSearchParams(params), { cache: "no-store", signal });
       let body;
       try { body = await r.json(); } catch (e) { throw new ApiError(`the server answered ${r.status} without JSON`); }
-      if (!r.ok) throw new ApiError(body.error || `the server answered ${r.status}`, body.field);
+      if (!r.ok) throw new ApiError(body.error || `the server answered ${r.status}`, body.field, body.cancelled);
       return body;
     },
     info() { return this.get("/api/info", {}); },
     state(p) { return this.get("/api/state", p); },
     values(p, objective) { return this.get("/api/values", Object.assign({}, p, { objective })); },
-    hint(p, objective) { return this.get("/api/hint", Object.assign({}, p, { objective })); },
+    hint(p, objective, extra, signal) { return this.get("/api/hint", Object.assign({}, p, { objective }, extra), signal); },
+    hintProgress(job) { return this.get("/api/hint/progress", { job }); },
+    cancelHint(job) {
+      return fetch("/api/hint/cancel", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ job }), keepalive: true }).catch(() => null);
+    },
     trumps(p) { return this.get("/api/trumps", p); },
     line(p, objective) { return this.get("/api/line", Object.assign({}, p, { objective })); },
     async parse(text) {
@@ -115,6 +130,8 @@
     async trumps(p) { const { d } = this.find(Object.assign({}, p, { trump: "", play: "" })); return { rows: d.trumps }; },
     async line(p) { const { d } = this.find(p); return { pv: d.line.slice(p.play ? p.play.split(/\s+/).length : 0) }; },
     async hint() { throw new ApiError("the player's view needs kraken-view"); },
+    async hintProgress() { return null; },
+    async cancelHint() { return null; },
     async parse() { throw new ApiError("entering a deal needs kraken-view"); },
   };
   const api = EXPORT ? Exported : Server;
@@ -124,11 +141,12 @@
     info: null, entries: [],
     deal: null, trump: null, first: "N", rules: "kraken", double: 1,
     line: [], at: 0,                        // the line of cards and how many of it are played
-    objective: "score", hintView: false,
+    objective: "score", hintView: false, samples: null,   // samples: null (the hint's choice) or N
+    hintPending: null,                      // the hint asked for: {key, job, ctl, progress}
     state: null, stateKey: null,
     values: null, valuesKey: null, valuesPending: null,
     trumps: null, trumpsKey: null, trumpsPending: null,
-    autoTrump: false, token: 0, error: null,
+    autoTrump: false, token: 0, error: null, ddSlow: false, lineBusy: false,
   };
 
   function params(opts) {
@@ -140,7 +158,7 @@
     return p;
   }
   const keyOf = (p, extra) => JSON.stringify([p.deal, p.trump || "", p.first, p.rules, p.double || "1", p.play || "", extra || ""]);
-  const valuesKind = () => (S.hintView ? "hint:" : "dd:") + S.objective;
+  const valuesKind = () => (S.hintView ? "hint:" + (S.samples || "") + ":" : "dd:") + S.objective;
 
   function readAddress() {
     let text = location.search.slice(1);
@@ -153,6 +171,8 @@
       rules: q.get("rules") || "kraken", double: q.get("double") || "1",
       play: (q.get("play") || "").split(/[\s,]+/).filter(Boolean),
       objective: q.get("objective") === "points" ? "points" : "score",
+      hintView: q.get("view") === "player",
+      samples: /^[0-9]{1,4}$/.test(q.get("samples") || "") ? Number(q.get("samples")) : null,
     };
   }
 
@@ -160,6 +180,10 @@
     if (!S.deal) return;
     const p = params();
     if (S.objective !== "score") p.objective = S.objective;
+    if (S.hintView) {
+      p.view = "player";
+      if (S.samples) p.samples = String(S.samples);
+    }
     const text = new URLSearchParams(p).toString();
     try {
       if (location.protocol === "file:") history.replaceState(null, "", "#" + text);
@@ -189,6 +213,7 @@
     S.at = S.line.length;
     S.autoTrump = !pos.trump;
     S.values = null; S.valuesKey = null;
+    S.samples = null;
   }
 
   function loadEntry(entry) {
@@ -212,6 +237,8 @@
     render();
     if (!S.deal) return;
     writeAddress();
+    // a hint asked for another position (or view) is of no use now: stop it at once
+    if (S.hintPending && S.hintPending.key !== keyOf(params(), valuesKind())) abandonHint();
     const p = params();
     const key = keyOf(p);
     const token = ++S.token;
@@ -263,33 +290,89 @@
     }
   }
 
-  /* One request for values at a time: when it comes back and the position has changed
-   * meanwhile, the values of the new position are asked for (never a queue of old ones). */
+  /* One request for double-dummy values at a time: when it comes back and the position has
+   * changed meanwhile, the values of the new position are asked for (never a queue of old
+   * ones).  The player's view goes its own way (ensureHint). */
   async function ensureValues() {
-    if (!S.state || S.state.over || !S.trump) { render(); return; }
+    if (!S.state || S.state.over || !S.trump) { abandonHint(); render(); return; }
+    if (S.hintView) { ensureHint(); return; }
+    abandonHint();
     const p = params();
     const kind = valuesKind();
     const key = keyOf(p, kind);
     if (S.valuesKey === key || S.valuesPending) { render(); return; }
     S.valuesPending = key;
     render();
-    const slow = setTimeout(() => { $("#busy").hidden = false; }, 250);
+    const slow = setTimeout(() => { S.ddSlow = true; renderBusy(); }, 250);
     try {
-      const v = S.hintView ? await api.hint(p, S.objective) : await api.values(p, S.objective);
+      const v = await api.values(p, S.objective);
       if (key === keyOf(params(), valuesKind())) { S.values = v; S.valuesKey = key; }
     } catch (e) {
       if (key === keyOf(params(), valuesKind())) {
         say(e.message);
         S.values = null; S.valuesKey = key;
-        if (S.hintView) { S.hintView = false; S.valuesKey = null; }
       }
     } finally {
       clearTimeout(slow);
-      $("#busy").hidden = true;
-      S.valuesPending = null;
+      S.valuesPending = null; S.ddSlow = false;
       render();
       if (S.state && S.valuesKey !== keyOf(params(), valuesKind())) ensureValues();
     }
+  }
+
+  /* The player's-view hint of the position shown.  A hint can take seconds (the first lead:
+   * 200 layouts, each solved double dummy), so it shows its progress (polled from the
+   * server), and a later click, a move or the toggle abandons it: the request is aborted and
+   * the server told to stop its workers (abandonHint), and only a hint of the position and
+   * view still shown is ever drawn. */
+  let hintCount = 0;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  async function ensureHint() {
+    const p = params();
+    const key = keyOf(p, valuesKind());
+    if (S.valuesKey === key) { render(); return; }
+    if (S.hintPending && S.hintPending.key === key) return;     // asked already
+    abandonHint();
+    const job = CLIENT + "-" + (++hintCount);
+    const h = S.hintPending = { key, job, ctl: new AbortController(), progress: null, t0: Date.now(),
+                                seat: S.state.to_move };
+    const extra = { job, client: CLIENT };
+    if (S.samples) extra.samples = String(S.samples);
+    render();
+    (async () => {                          // progress, until the answer comes or it is abandoned
+      await sleep(150);
+      while (S.hintPending === h) {
+        try {
+          const pr = await api.hintProgress(job);
+          if (S.hintPending === h && pr) { h.progress = pr; renderBusy(); }
+        } catch (e) { /* not started yet, or finished and forgotten */ }
+        await sleep(300);
+      }
+    })();
+    try {
+      const v = await api.hint(p, S.objective, extra, h.ctl.signal);
+      if (S.hintPending === h && key === keyOf(params(), valuesKind())) { S.values = v; S.valuesKey = key; }
+    } catch (e) {
+      if (S.hintPending === h && e.name !== "AbortError") {
+        say(e.message);
+        S.hintView = false;                 // back to the double-dummy values
+        writeAddress();
+      }
+    } finally {
+      if (S.hintPending === h) {
+        S.hintPending = null;
+        render();
+        if (S.state) ensureValues();
+      }
+    }
+  }
+  function abandonHint() {
+    const h = S.hintPending;
+    if (!h) return;
+    S.hintPending = null;
+    h.ctl.abort();
+    api.cancelHint(h.job);
+    renderBusy();
   }
 
   /* ------------------------------------------------------------------ moves */
@@ -301,18 +384,20 @@
     }
     if (S.line[S.at] === card) S.at += 1;
     else { S.line = S.line.slice(0, S.at).concat([card]); S.at = S.line.length; }
+    S.samples = null;
     refresh();
   }
   function go(at) {
     at = Math.max(0, Math.min(S.line.length, at));
     if (at === S.at) return;
     S.at = at;
+    S.samples = null;
     refresh();
   }
   async function bestLine() {
     if (!S.state || S.state.over) return;
     const p = params();
-    $("#busy").hidden = false;
+    S.lineBusy = true; renderBusy();
     try {
       const r = await api.line(p, S.objective);
       if (keyOf(p) !== keyOf(params())) return;
@@ -322,7 +407,7 @@
     } catch (e) {
       say(e.message);
     } finally {
-      $("#busy").hidden = true;
+      S.lineBusy = false; renderBusy();
     }
   }
   function chooseTrump(trump) {
@@ -334,7 +419,7 @@
       }
     }
     S.trump = trump; S.autoTrump = false; S.line = []; S.at = 0;
-    S.values = null; S.valuesKey = null;
+    S.values = null; S.valuesKey = null; S.samples = null;
     refresh();
   }
   function currentExport() {
@@ -348,7 +433,9 @@
     renderContract(st);
     renderBoard(st);
     renderVerdict(st);
+    renderBusy();
     renderControls(st);
+    renderHint(st);
     renderSheet(st);
     renderLine(st);
     renderTrumps(st);
@@ -385,23 +472,42 @@
     el("span", { class: "rank", text: RANK_SHOWN[card[1]] || card[1] }),
     el("span", { class: "pip", text: SYM[suit] }));
     if (opts.value !== undefined && opts.value !== null) {
-      b.dataset.value = String(opts.value.number);
-      b.append(el("span", { class: "val " + opts.value.cls, text: opts.value.text }));
+      const v = opts.value;
+      b.dataset.value = String(v.number);
+      b.append(el("span", { class: "val " + v.cls, text: v.text }));
+      if (v.hint) {
+        b.dataset.hintMean = String(v.hint.mean);
+        b.dataset.hintSe = String(v.hint.se);
+        b.dataset.hintPMade = String(v.hint.p_made);
+        b.append(el("span", { class: "val-sub", text: percent(v.hint.p_made) }));
+      }
     }
     if (opts.onclick) b.addEventListener("click", opts.onclick);
     return b;
   }
+
+  /* P(made) as a club player reads it: 0% and 100% only when no layout, or every one,
+   * makes it (1% to 99% otherwise) */
+  function percent(p) {
+    if (p === null || p === undefined) return "";
+    if (p <= 0) return "0%";
+    if (p >= 1) return "100%";
+    return Math.min(99, Math.max(1, Math.round(100 * p))) + "%";
+  }
+  const oneDecimal = (x) => (Math.abs(x) < 0.05 ? "0.0" : x.toFixed(1));
+  const signedDecimal = (x) => (x >= 0.05 ? "+" : "") + oneDecimal(x);
+  const unit = () => (S.objective === "score" ? "score" : "points");
 
   function valueOf(card, values) {
     if (!values) return null;
     if (S.hintView) {
       const e = values.cards && values.cards[card];
       if (!e) return null;
-      const n = Math.round(e.mean);
-      const pm = e.p_made === null || e.p_made === undefined ? "" : `, P(made) ${(100 * e.p_made).toFixed(0)}%`;
-      return { number: n, text: S.objective === "score" ? signed(n) : String(n),
-               cls: S.objective === "score" ? (n > 0 ? "made" : "nat") : "plain",
-               title: `${cardLabel(card)}: mean ${e.mean.toFixed(1)} ± ${(e.se || 0).toFixed(1)}${pm}`,
+      const n = Math.round(e.mean);          // a whole point, halves up (the number shown)
+      const se = values.exact ? "" : ` ± ${oneDecimal(e.se)}`;
+      return { number: n, text: S.objective === "score" ? signed(n) : String(n), cls: "hint", hint: e,
+               title: `${cardLabel(card)}: mean ${unit()} ${S.objective === "score" ? signedDecimal(e.mean) : oneDecimal(e.mean)}${se}` +
+                      `, P(made) ${percent(e.p_made)} over ${values.layouts} layouts (${values.exact ? "exact" : "sampled"})`,
                best: (values.best || []).includes(card) };
     }
     const v = values.card_values[card];
@@ -418,6 +524,15 @@
     const board = $("#board");
     const values = currentValues();
     board.dataset.values = !st || !S.trump || st.over ? "none" : values ? "ready" : "solving";
+    board.dataset.view = S.hintView ? "player" : "double-dummy";
+    if (S.hintView && values) {
+      board.dataset.hintExact = String(values.exact);
+      board.dataset.hintLayouts = String(values.layouts);
+      board.dataset.hintSeat = values.seat;
+    } else {
+      delete board.dataset.hintExact; delete board.dataset.hintLayouts; delete board.dataset.hintSeat;
+    }
+    const observer = S.hintView && st && st.trump && !st.over ? st.to_move : null;
     board.dataset.played = st ? st.played.join(" ") : "";
     board.dataset.deal = st ? st.deal : "";
     for (const seat of SEATS) {
@@ -427,10 +542,12 @@
       label.textContent = ""; hand.textContent = "";
       const toMove = st && st.to_move === seat && !st.over && st.trump;
       box.classList.toggle("to-move", !!toMove);
+      box.classList.toggle("unseen", !!observer && observer !== seat);
       label.append(el("span", { class: "name", text: seat }),
         el("span", { class: "team", text: SEAT_WORD[seat] }));
       if (st && st.first === seat) label.append(el("span", { class: "tag first", title: "first player: chose trump, leads the first trick", text: "first" }));
       if (toMove) label.append(el("span", { class: "tag move", text: "to play" }));
+      if (observer && observer !== seat) label.append(el("span", { class: "tag unseen", title: `${observer} cannot see this hand: the player's view averages over every way its cards may lie`, text: "unseen by " + observer }));
       if (st && st.sheet) {
         const n = st.tricks.filter((t) => t.winner === seat).length;
         if (n) label.append(el("span", { class: "tag won", title: "tricks won", text: n + (n === 1 ? " trick" : " tricks") }));
@@ -505,10 +622,16 @@
     }
     const v = currentValues();
     if (!st.trump) { box.append("Trump table first…"); return; }
-    if (!v) { box.append(el("span", { class: "who", text: `${st.to_move} to play · values coming…` })); return; }
+    if (!v) {
+      box.append(el("span", { class: "who", text: S.hintView ? `${st.to_move} to play · working out ${st.to_move}'s view…` : `${st.to_move} to play · values coming…` }));
+      return;
+    }
     if (S.hintView) {
-      box.append(el("span", { class: "big", text: `${v.seat}'s view` }),
-        el("span", { class: "who", text: `${v.exact ? "exact over" : "sampled"} ${v.layouts} layouts · mean ${S.objective} of each card` }));
+      const best = v.best[0], e = v.cards[best];
+      box.append(el("span", { class: "big hint", text: S.objective === "score" ? signedDecimal(e.mean) : oneDecimal(e.mean) }),
+        ` mean ${unit()}, best ${v.best.map(cardLabel).join(" ")} · P(made) ${percent(e.p_made)}`,
+        el("span", { class: "who", text: `${v.seat}'s view (${v.side}) · ` +
+          (v.exact ? `exact: all ${v.layouts.toLocaleString("en")} layouts` : `sampled: ${v.layouts.toLocaleString("en")} layouts`) }));
       return;
     }
     if (v.objective === "score") {
@@ -521,6 +644,116 @@
     }
   }
 
+  /* What is being worked on: the double-dummy values after a quarter second, a line, or a
+   * hint with its progress (layouts solved of how many, seconds so far) and a way out. */
+  function renderBusy() {
+    const b = $("#busy");
+    b.textContent = "";
+    const h = S.hintPending;
+    if (h) {
+      const pr = h.progress;
+      const secs = ((Date.now() - h.t0) / 1000).toFixed(1);
+      let what = "asking…";
+      if (pr && pr.state === "queued") what = "waiting for the hint before it…";
+      else if (pr && pr.state === "choosing") what = "choosing the layouts…";
+      else if (pr && pr.total !== null) what = `${pr.done.toLocaleString("en")} of ${pr.total.toLocaleString("en")} layouts`;
+      const bar = el("progress", { max: pr && pr.total ? String(pr.total) : null, value: pr && pr.total ? String(pr.done) : null,
+                                   "aria-label": "layouts solved" });
+      b.append(el("span", { class: "busy-line" }, el("span", { class: "spinner", "aria-hidden": "true" }),
+          ` ${h.seat}'s view: ${what} · ${secs} s `,
+          el("button", { type: "button", class: "link", id: "hint-stop", title: "Stop the hint and show the double-dummy values",
+                         onclick: () => { S.hintView = false; refresh(); }, text: "stop" })),
+        bar);
+      b.classList.add("hinting");
+      b.hidden = false;
+      return;
+    }
+    b.classList.remove("hinting");
+    if (S.ddSlow || S.lineBusy) {
+      b.append(el("span", { class: "spinner", "aria-hidden": "true" }), S.lineBusy ? " the best line…" : " solving…");
+      b.hidden = false;
+    } else {
+      b.hidden = true;
+    }
+  }
+
+  /* The player's view box: what the player to move can see, how the layouts were chosen,
+   * and every legal card's mean, standard error, P(made) and loss against the best. */
+  function renderHint(st) {
+    const box = $("#hint");
+    $("#hint-box").hidden = !S.hintView;
+    box.textContent = "";
+    $("#hint-sub").textContent = "";
+    if (!S.hintView || !st || !st.trump) return;
+    if (st.over) { box.append(el("p", { class: "empty-note", text: "The deal is over: no card left to play." })); return; }
+    const seat = st.to_move;
+    const v = currentValues();
+    const side = teamOf(seat) === st.playing_team ? "playing team" : "defender";
+    $("#hint-sub").textContent = `${seat} to play (${side})`;
+    // what the player to move can see
+    const dealt = st.dealt[seat];
+    const hand = el("span", { class: "hand-text" });
+    for (const suit of SUITS) {
+      const inSuit = dealt.filter((c) => c[0] === suit);
+      if (!inSuit.length) continue;
+      hand.append(pip(suit), " " + inSuit.map((c) => RANK_SHOWN[c[1]] || c[1]).join(" ") + "  ");
+    }
+    const nPlayed = st.played.length;
+    let unseen = 0;
+    for (const s2 of SEATS) if (s2 !== seat) unseen += st.hands[s2].length;
+    const declared = v && v.declared ? v.declared : (st.rules_options.hand_roem && st.sheet ? st.sheet.hand_roem : null);
+    const sees = el("ul", { class: "sees" },
+      el("li", null, `${seat}'s own hand as dealt: `, hand),
+      el("li", { text: nPlayed ? `the ${nPlayed} card${nPlayed === 1 ? "" : "s"} played so far, and who played each` : "no card played yet" }),
+      el("li", { text: declared ? `the hand roem declared: ${st.playing_team} ${declared[0]}, ${st.defenders} ${declared[1]}` : "no hand roem in these rules" }));
+    box.append(el("p", { class: "hint-head", text: `${seat} sees:` }), sees);
+    if (!v) {
+      box.append(el("p", { class: "empty-note", text: `Not the other ${unseen} cards: the hint goes over the ways they may lie…` }));
+      return;
+    }
+    const n = v.layouts.toLocaleString("en");
+    let how;
+    if (v.exact) {
+      how = `Exact: all ${n} layouts that fit what ${seat} saw (ways the ${unseen} unseen cards may lie, given the play and the roem), each solved double dummy and weighted equally.`;
+    } else {
+      const of = v.consistent !== null ? "the " + v.consistent.toLocaleString("en")
+        : "about " + Number(v.consistent_estimate.toPrecision(2)).toLocaleString("en");
+      how = `Sampled: ${n} layouts drawn at random (seed ${v.seed}) of ${of} that fit what ${seat} saw (ways the ${unseen} unseen cards may lie, given the play and the roem), each solved double dummy. ± is one standard error.`;
+    }
+    box.append(el("p", { class: "hint-how", text: how }));
+    const rows = Object.entries(v.cards).sort((a, b) => a[1].loss - b[1].loss);
+    const tbody = el("tbody");
+    for (const [card, e] of rows) {
+      const best = v.best.includes(card);
+      tbody.append(el("tr", { class: best ? "best" : null, dataset: { hintCard: card } },
+        el("td", { class: "card-cell" }, el("span", { class: RED[card[0]] ? "red" : "black", text: cardLabel(card) }), best ? el("span", { class: "best-mark", text: " ★" }) : null),
+        el("td", { text: S.objective === "score" ? signedDecimal(e.mean) : oneDecimal(e.mean) }),
+        v.exact ? null : el("td", { class: "se", text: "± " + oneDecimal(e.se) }),
+        el("td", { text: percent(e.p_made) }),
+        el("td", { class: "loss" }, best ? "best" : "-" + oneDecimal(e.loss),
+          best || v.exact ? null : el("span", { class: "pm", title: "standard error of the difference (the same layouts)", text: " ± " + oneDecimal(e.loss_se) }))));
+    }
+    box.append(el("div", { class: "table-wrap" }, el("table", { class: "hint-table" },
+      el("thead", null, el("tr", null, el("th", { text: "card" }), el("th", { text: "mean " + unit() }),
+        v.exact ? null : el("th", { text: "± se" }), el("th", { text: "P(made)" }), el("th", { text: "vs best" }))), tbody)));
+    const wants = teamOf(seat) === st.playing_team ? "high" : "low";
+    box.append(el("p", { class: "hint-note", text:
+      `Values from the side of ${st.playing_team}, the playing team: ${seat} wants them ${wants}. P(made): the share of the layouts in which the card's score is made. ` +
+      `After the card every hand is played double dummy, as if open.` }));
+    const foot = el("p", { class: "hint-foot" },
+      v.cached ? "Worked out before." : `Took ${(v.ms / 1000).toFixed(1)} s (${v.workers} worker${v.workers === 1 ? "" : "s"}).`);
+    const max = (S.info && S.info.limits && S.info.limits.hint_samples) || 0;
+    if (!v.exact && max && v.layouts < max) {
+      const wait = v.cached ? "" : ` (about ${Math.max(1, Math.round(v.ms * max / v.layouts / 1000))} s)`;
+      foot.append(" ", el("button", { type: "button", class: "link", id: "hint-more", title: "More layouts: a smaller standard error, a longer wait",
+        onclick: () => { S.samples = max; refresh(); }, text: `Sample ${max.toLocaleString("en")} layouts${wait}` }));
+    } else if (S.samples) {
+      foot.append(" ", el("button", { type: "button", class: "link", id: "hint-fewer",
+        onclick: () => { S.samples = null; refresh(); }, text: "Back to the usual sample" }));
+    }
+    box.append(foot);
+  }
+
   function renderControls(st) {
     $("#btn-start").disabled = S.at === 0;
     $("#btn-undo").disabled = S.at === 0;
@@ -529,13 +762,14 @@
     $("#btn-best").disabled = !st || st.over || !S.trump;
     $("#btn-best").hidden = !!EXPORT;
     $("#btn-edit").hidden = !!EXPORT;
-    $("#show-score").setAttribute("aria-pressed", String(!S.hintView && S.objective === "score"));
-    $("#show-points").setAttribute("aria-pressed", String(!S.hintView && S.objective === "points"));
-    $("#show-hint").hidden = !(S.info && S.info.hint);
+    $("#show-score").setAttribute("aria-pressed", String(S.objective === "score"));
+    $("#show-points").setAttribute("aria-pressed", String(S.objective === "points"));
+    $("#view-group").hidden = !(S.info && S.info.hint);
+    $("#show-dd").setAttribute("aria-pressed", String(!S.hintView));
     $("#show-hint").setAttribute("aria-pressed", String(S.hintView));
     const legend = $("#legend");
     legend.textContent = "";
-    if (S.hintView) legend.append("Mean value over the layouts the player to move cannot tell apart; ", el("span", { class: "bestkey", text: "best" }), " highlighted.");
+    if (S.hintView) legend.append(`Player's view: each legal card's mean ${unit()} over the layouts the player to move cannot tell apart, and P(made); `, el("span", { class: "bestkey", text: "best" }), " for that player highlighted.");
     else if (S.objective === "score") legend.append("Each legal card: its score, ", el("span", { class: "made", text: "made" }), " or ", el("span", { class: "nat", text: "nat" }), " (playing team's side); ", el("span", { class: "bestkey", text: "best" }), " highlighted.");
     else legend.append("Each legal card: the playing team's card points + trick roem; ", el("span", { class: "bestkey", text: "best" }), " for the player to move.");
   }
@@ -766,9 +1000,10 @@
     $("#btn-redo").addEventListener("click", () => go(S.at + 1));
     $("#btn-end").addEventListener("click", () => go(S.line.length));
     $("#btn-best").addEventListener("click", bestLine);
-    $("#show-score").addEventListener("click", () => { S.objective = "score"; S.hintView = false; refresh(); });
-    $("#show-points").addEventListener("click", () => { S.objective = "points"; S.hintView = false; refresh(); });
-    $("#show-hint").addEventListener("click", () => { S.hintView = !S.hintView; refresh(); });
+    $("#show-score").addEventListener("click", () => { S.objective = "score"; refresh(); });
+    $("#show-points").addEventListener("click", () => { S.objective = "points"; refresh(); });
+    $("#show-dd").addEventListener("click", () => { S.hintView = false; refresh(); });
+    $("#show-hint").addEventListener("click", () => { S.hintView = true; refresh(); });
     $("#btn-edit").addEventListener("click", () => openEditor(S.deal ? "paste" : "click"));
     $("#editor-close").addEventListener("click", () => $("#editor").close());
     $("#tab-paste").addEventListener("click", () => showTab("paste"));
@@ -815,6 +1050,8 @@
     if (addr) {
       setPosition(addr);
       S.objective = addr.objective;
+      S.hintView = addr.hintView && !!S.info.hint;
+      S.samples = S.hintView ? addr.samples : null;
       if (EXPORT) {
         const d = currentExport();
         if (d) { const k = addr.play.length; S.line = d.line.slice(); S.at = Math.min(k, d.line.length); }
