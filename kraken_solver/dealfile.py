@@ -168,19 +168,22 @@ def _words(text: str):
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
 
 
-def _strip_comment(line: str, in_brace: bool = False) -> tuple[str, bool]:
+def _strip_comment(line: str, in_brace: bool = False) -> tuple[str, bool, int | None]:
     """``line`` without its comments: from a ``%`` or ``;`` outside double quotes to the end
     of the line, and PBN's ``{...}`` comments (which may span lines; ``in_brace``: the line
-    starts inside one).  Returns (the text, whether the line ends inside a brace comment);
-    a brace comment becomes spaces, so the columns of the rest stay right."""
+    starts inside one).  Returns (the text, whether the line ends inside a brace comment,
+    the 1-based column of the ``{`` still open at its end when this line opened it, else
+    None); a brace comment becomes spaces, so the columns of the rest stay right."""
     if not in_brace and "%" not in line and ";" not in line and "{" not in line:
-        return line, False
+        return line, False, None
     out = []
     quoted = False
+    opened = None
     for ch in line:
         if in_brace:
             if ch == "}":
                 in_brace = False
+                opened = None
             out.append(" ")
         elif ch == '"':
             quoted = not quoted
@@ -191,10 +194,11 @@ def _strip_comment(line: str, in_brace: bool = False) -> tuple[str, bool]:
             break
         elif ch == "{":
             in_brace = True
+            opened = len(out) + 1
             out.append(" ")
         else:
             out.append(ch)
-    return "".join(out), in_brace
+    return "".join(out), in_brace, opened
 
 
 def _normalise_suit(text: str) -> str:
@@ -398,6 +402,7 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=Fa
     in_play = False
     in_skipped = False          # inside the section of a skipped tag (an auction, a table)
     in_brace = False            # inside a {...} comment
+    brace_at = None             # (line, column) of the '{' of the comment still open
     previous_tags: dict = {}    # the last deal's kept tags, for PBN's "#"
     pending: list = []          # tags waiting for their game's [Deal]: (name, value, line,
     #                             tag column, value column)
@@ -414,7 +419,9 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=Fa
         if len(raw) > MAX_LINE_CHARS:
             raise _too_long(raw, source, lineno)
         raw_line, was_brace = raw, in_brace
-        raw, in_brace = _strip_comment(raw, in_brace)
+        raw, in_brace, opened = _strip_comment(raw, in_brace)
+        if opened is not None:
+            brace_at = (lineno, opened)
         stripped = raw.strip()
         if not stripped:
             if not raw_line.strip() and not was_brace:
@@ -482,6 +489,11 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=Fa
         raise _err(DealFileError, 'expected a tag like [Deal "N:..."], a one-line deal like '
                    "'N:AKQ.J9.T8.7 ... trump=H' or a comment (% or ;)", source, lineno, col0,
                    word)
+    if in_brace:
+        # everything after the '{' was read as a comment: the deals there would be lost
+        raise _err(DealFileError, "this { comment is never closed: everything after it was "
+                   "read as a comment; close it with }", source, brace_at[0], brace_at[1],
+                   "{")
     if rec is not None:
         yield finished(rec)
     ours = [t for t in pending if t[0] in TAGS]

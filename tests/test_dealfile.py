@@ -545,6 +545,30 @@ def test_sections_of_skipped_tags_and_brace_comments():
     assert (e.value.line, e.value.column) == (4, 9)          # the X of SX
 
 
+@pytest.mark.parametrize("text, where, closed, trumps, played", [
+    # a one-line deal, then a '{' never closed: the deals after it had been dropped, exit 0
+    (f"{FULL} trump=H\n{{ a note that never closes\n{FULL} trump=S\n", (2, 1),
+     f"{FULL} trump=H\n{{ a note that closes }}\n{FULL} trump=S\n", [1, 0], [[], []]),
+    # a tagged deal whose [Play] came after the open comment: the fresh deal was solved
+    (f'[Deal "{FULL}"]\n[Trump "H"]\n{{ comment\n[Play "N"]\nSA\n', (3, 1),
+     f'[Deal "{FULL}"]\n[Trump "H"]\n{{ comment }}\n[Play "N"]\nSA\n', [1], [["SA"]]),
+    # opened after a closed one on the same line
+    (f'[Deal "{FULL}"]\n[Trump "H"] {{closed}} {{open\n', (2, 22),
+     f'[Deal "{FULL}"]\n[Trump "H"] {{closed}} {{open\nover two lines}}\n', [1], [[]]),
+])
+def test_a_brace_comment_never_closed_is_an_error_where_it_opens(text, where, closed, trumps,
+                                                                  played):
+    with pytest.raises(DealFileError) as e:
+        parse_deal_text(text, "c.txt")
+    assert (e.value.source, e.value.line, e.value.column, e.value.token) == ("c.txt", *where,
+                                                                             "{")
+    assert "never closed" in str(e.value)
+    # the same file with the comment closed is read whole
+    specs = parse_deal_text(closed, "c.txt")
+    assert [s.trump for s in specs] == trumps
+    assert [s.played for s in specs] == [cards(" ".join(p)) if p else [] for p in played]
+
+
 def test_the_warning_is_one_line_a_file():
     specs = parse_deal_text(f'[Vulnerable "NS"]\n[Deal "{FULL}"]\n[Foo "1"]\n\n'
                             f'[Vulnerable "EW"]\n[Deal "{SMALL}"]\n', "w.pbn")
