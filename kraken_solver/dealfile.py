@@ -261,6 +261,7 @@ def _set_option(rec, key, value, source, line, col) -> None:
         rec.first = _parse_seat(value, "a first player", source, line, col)
     elif key == "rules":
         rec.rules, rec.rules_options = _parse_rules(value, source, line, col)
+        rec.rules_at = (line, col, value)
     else:
         rec.double = _parse_double(value, source, line, col)
         rec.double_at = (line, col, value)
@@ -292,6 +293,7 @@ class _Record:
         self.double = None
         self.double_at = None        # (line, column, text) of the [Double] value
         self.rules_options = {}      # the options the [Rules] spec gives explicitly
+        self.rules_at = None         # (line, column, text) of the [Rules] value
         self.play_seat = None        # (seat, line, tag column, value column, value text)
         self.played = []             # (card, line, col, text)
         self.seen = {}               # tag name -> line
@@ -319,14 +321,23 @@ class _Record:
         if self.first is None:
             self.first = self.deal_seat
         base = rules if rules is not None else (self.rules or Rules())
-        if (self.double is not None and rules is None
+        if (self.double is not None
                 and self.rules_options.get("multiplier", self.double) != self.double):
             dline, dcol, dtext = self.double_at
             raise _err(RulesError, f"the multiplier is {self.double} here but the deal's rules "
                        f"say multiplier={self.rules_options['multiplier']}; give it once",
                        src, dline, dcol, dtext)
-        if self.double is not None:
-            base = dataclasses.replace(base, multiplier=self.double)
+        # the deal's own multiplier (its doubling, rule 20: [Double] or its rules spec's) stays
+        # under a --rules override; an override that names another one is refused
+        own = self.double if self.double is not None else self.rules_options.get("multiplier")
+        if own is not None:
+            if rules is not None and rules.multiplier not in (1, own):
+                mline, mcol, mtext = (self.double_at if self.double is not None
+                                      else self.rules_at)
+                raise _err(RulesError, f"the deal's multiplier is {own} here but the rules "
+                           f"given for every deal ({rules.name}) say multiplier="
+                           f"{rules.multiplier}; give it once", src, mline, mcol, mtext)
+            base = dataclasses.replace(base, multiplier=own)
         if self.play_seat is not None:
             seat, pline, tcol, pcol, ptext = self.play_seat
             if seat is not None and seat != self.first:

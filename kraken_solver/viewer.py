@@ -203,6 +203,9 @@ def read_query(params, *, need_trump: bool = False) -> Query:
         if not re.fullmatch(r"[0-9]{1,2}", d) or int(d) not in MULTIPLIERS:
             raise RulesError("expected a multiplier 1, 2 (kraken), 4 or 8", source="double",
                              token=d)
+        if rules.multiplier != 1 and rules.multiplier != int(d):
+            raise RulesError(f"double={d} but the rules say multiplier={rules.multiplier}; "
+                             "give it once", source="double", token=d)
         rules = dataclasses.replace(rules, multiplier=int(d))
     p = _word(params, "play") or ""
     words = [w for w in _SEP.split(p) if w]

@@ -152,3 +152,28 @@ def test_solve_analyse_and_bench_use_the_spec(tmp_path):
                                                     "kraken+multiplier=2"])
     assert res.exit_code == 0, res.output
     assert "kraken+multiplier=2" in res.stdout
+
+
+@pytest.mark.parametrize("tag, override, multiplier", [
+    ('[Double "2"]', "kraken", 2),                        # [Double] stays under --rules
+    ('[Rules "kraken+multiplier=2"]', "kraken", 2),       # and so does the spec's multiplier
+    ('[Rules "kraken+multiplier=2"]', "klaverjas-rotterdam+multiplier=2", 2),
+    ('[Double "4"]', "kraken+pit_bonus=50", 4),
+    ("", "kraken+multiplier=8", 8),                       # a deal without one takes --rules'
+])
+def test_a_deals_multiplier_stays_under_a_rules_override(tag, override, multiplier):
+    """--rules kraken on a file's [Rules "kraken+multiplier=2"] played it undoubled, while
+    a [Double "2"] stayed: a deal's multiplier is its doubling, whichever way it is written."""
+    (a,) = parse_deal_text(f'[Deal "{FULL}"]\n{tag}\n', "f", rules=override)
+    assert a.rules == dataclasses.replace(as_rules(override), multiplier=multiplier)
+
+
+@pytest.mark.parametrize("tag, column", [('[Double "2"]', 10), ('[Rules "kraken+multiplier=2"]', 9)])
+def test_a_rules_override_that_names_another_multiplier_is_refused(tag, column):
+    """--rules kraken+multiplier=4 on a [Double "2"] file printed 'Rules:
+    kraken+multiplier=2', the 4 dropped without a word."""
+    with pytest.raises(RulesError) as info:
+        parse_deal_text(f'[Deal "{FULL}"]\n{tag}\n', "f", rules="kraken+multiplier=4")
+    assert (info.value.source, info.value.line, info.value.column) == ("f", 2, column)
+    assert "multiplier is 2 here" in info.value.message
+    assert "kraken+multiplier=4" in info.value.message and "give it once" in info.value.message

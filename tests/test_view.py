@@ -197,6 +197,13 @@ def test_api_errors_are_json(client):
                                       "field": "trump"}
     status, body = _get(client, "/api/values", deal=DEAL, trump="H", objective="tricks")
     assert status == 400 and body["field"] == "objective"
+    # rules= and double= that name two multipliers (the page gave double= the last word)
+    status, body = _get(client, "/api/state", deal=DEAL, trump="H",
+                        rules="kraken+multiplier=2", double="1")
+    assert status == 400 and body["field"] == "double" and "give it once" in body["error"]
+    status, body = _get(client, "/api/state", deal=DEAL, trump="H",
+                        rules="kraken+multiplier=2", double="2")
+    assert status == 200 and (body["rules_name"], body["double"]) == ("kraken+multiplier=2", 2)
     over = " ".join(solve(DEAL, "H", "N").pv)
     status, body = _get(client, "/api/values", deal=DEAL, trump="H", play=over)
     assert status == 400 and "the deal is over" in body["error"]
