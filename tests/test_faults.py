@@ -149,8 +149,45 @@ def test_help_and_version_to_a_full_or_closed_stdout(name):
                            text=True, timeout=120)
         assert p.returncode == 1 and p.stderr == (f"{name}: error: cannot write the output: "
                                                   "standard output is closed\n"), p.stderr
+        # a pipe whose reader has gone ('| head -0'): silent, 141 as cat (Click said 1)
+        p = _to_a_closed_pipe([exe, flag])
+        assert (p.returncode, p.stderr) == (141, ""), (p.returncode, p.stderr)
     p = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "Usage:" in p.stdout
+
+
+def _to_a_closed_pipe(args, **kw):
+    """Run ``args`` with stdout a pipe whose reading end is closed before it starts (as
+    after ``| head -1`` has read its line): the first write fails with EPIPE."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run(args, stdout=w, stderr=subprocess.PIPE, text=True,
+                              timeout=300, **kw)
+    finally:
+        os.close(w)
+
+
+@linux
+def test_results_to_a_closed_pipe_end_silently_and_to_a_full_disk_say_so():
+    """'kraken-solve deals.txt | head -1' ended with exit 1 and no word (README said one
+    line): a reader that stops reading is no error, so the tools end silently with 141, as
+    cat and grep; a full disk is an error that names itself."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    runs = {"kraken-solve": ["datasets/many_deals.txt"],
+            "kraken-analyse": ["datasets/played_deal.txt"],
+            "kraken-hint": ["datasets/hint_part_played.txt", "--samples", "4", "--workers",
+                            "1", "--no-points", "--quiet"]}
+    for name, args in runs.items():
+        p = _to_a_closed_pipe([tool(name), *args], cwd=root)
+        assert p.returncode == 141, (name, p.returncode, p.stderr)
+        assert "error" not in p.stderr and "Traceback" not in p.stderr, (name, p.stderr)
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([tool(name), *args], stdout=full, stderr=subprocess.PIPE,
+                               text=True, timeout=300, cwd=root)
+        assert p.returncode == 1, (name, p.returncode, p.stderr)
+        assert p.stderr.splitlines()[-1] == (f"{name}: error: cannot write the output: "
+                                             "No space left on device"), (name, p.stderr)
 
 
 @linux
