@@ -278,11 +278,21 @@ def format_melds(sheet, *, ascii: bool = False) -> list[str]:
     return out
 
 
-def format_sheet(sheet, *, title: str, ascii: bool = False) -> str:
+def points_sum(sheet) -> str:
+    """The sum that makes a sheet's points (rule 24) from the sheet's own rows, the
+    playing team's: ``points: 114 + 10 + 20 = 144 (card points + last trick + trick roem,
+    rule 24)``."""
+    d = sheet.playing
+    return (f"  points: {d.card_points} + {d.last_trick} + {d.trick_roem} = {sheet.points} "
+            "(card points + last trick + trick roem, rule 24)")
+
+
+def format_sheet(sheet, *, title: str, ascii: bool = False, points: bool = False) -> str:
     """A score sheet (:class:`~kraken_solver.sheet.ScoreSheet`) as a player writes it: each
     team's tricks, card points, last trick, trick roem, hand roem and pit bonus, their totals,
     made / nat / pit (rule 19), the multiplier, the final scores and the score they make
-    (the playing team's final minus the defenders'), then the melds.  ``title`` names the
+    (the playing team's final minus the defenders'), then (``points``) the sum of the rows
+    that make the line's points (:func:`points_sum`), then the melds.  ``title`` names the
     line (``"the principal variation"``)."""
     d, o = sheet.playing, sheet.defenders
     w = 11
@@ -323,6 +333,8 @@ def format_sheet(sheet, *, title: str, ascii: bool = False) -> str:
                        f"{o.team}: {sheet.multiplier} x ({gross} + {o.total})"))
     out.append(f"  score: {d.final} - {o.final} = {_signed(sheet.score)} ({sheet.result}), "
                f"{d.team}'s side")
+    if points:
+        out.append(points_sum(sheet))
     out += format_melds(sheet, ascii=ascii)
     return "\n".join(out)
 
@@ -366,12 +378,14 @@ def headline(a: Analysis) -> list[str]:
     if a.objective == "score":
         return (_labelled(score, f"double dummy (rule 23), {team}'s side (the playing team); "
                                  "the score sheet below adds up to it")
-                + _labelled(points, f"a second solve (rule 24): the card points and trick roem "
-                                    f"{team} make when both teams play for them; not the "
-                                    "points of the line below"))
+                + _labelled(points, f"a second solve (rule 24): the card points (the last "
+                                    f"trick's 10 included) and trick roem {team} make when "
+                                    "both teams play for them; not the points of the line "
+                                    "below"))
     return (_labelled(points, f"double dummy (rule 24), {team}'s side (the playing team): card "
-                              "points and trick roem; the line below plays for them and its "
-                              "score sheet adds up to them")
+                              "points (the last trick's 10 included) and trick roem, no hand "
+                              "roem; the line below plays for them, and its score sheet's "
+                              "'points:' line adds them up")
             + _labelled(score, "a second solve (rule 23), both teams playing for the score; "
                                "the line below, played for points, scores "
                                f"{_signed(a.sheet.score)} ({a.sheet.result})"))
@@ -444,7 +458,8 @@ def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
                                  preplayed=len(a.current_trick), totals=(d_tot, o_tot)))
     if a.sheet is not None:
         out.append("")
-        out.append(format_sheet(a.sheet, title=sheet_title(a), ascii=ascii))
+        out.append(format_sheet(a.sheet, title=sheet_title(a), ascii=ascii,
+                                points=a.objective == "points"))
     return "\n".join(out)
 
 

@@ -141,10 +141,21 @@ def test_the_headline_is_the_sum_of_the_sheet_on_many_deals(tmp_path, objective)
         sheet = block[block.index("Score sheet of"):]
         if objective == "score":
             check_text_sheet(sheet, d["score"], d["result"])
+            assert "\n  points: " not in sheet      # Points is not this line's
         else:
             check_text_sheet(sheet, d["sheet"]["score"], d["sheet"]["result"])
             m = re.search(r"^Points: (\d+)", block, re.M)
             assert int(m.group(1)) == d["points"] == d["sheet"]["points"]
+            # the reader need not do the sum: the sheet's points line adds up its own rows
+            # (hand roem is not among them: the sheet's total is not the points)
+            rows = sheet_numbers(sheet)
+            m = re.search(r"^  points: (\d+) \+ (\d+) \+ (\d+) = (\d+) \(card points \+ "
+                          r"last trick \+ trick roem, rule 24\)$", sheet, re.M)
+            assert m, sheet
+            parts = [int(x) for x in m.groups()]
+            assert parts[:3] == [rows["card points"][0], rows["last trick"][0],
+                                 rows["trick roem"][0]]
+            assert sum(parts[:3]) == parts[3] == d["points"]
 
 
 def test_full_deals_text_sheet_and_what_points_is():
@@ -156,9 +167,16 @@ def test_full_deals_text_sheet_and_what_points_is():
         word = re.search(r"^Score: [+-]\d+ \((\w+)\)", out, re.M).group(1)
         check_text_sheet(out[out.index("Score sheet of"):], score, word)
         # Points says what it is: a second solve, not the points of the line shown
-        points_line = out[out.index("Points:"):out.index("to play;")]
+        points_line = " ".join(out[out.index("Points:"):out.index("to play;")].split())
         assert "a second solve (rule 24)" in points_line
         assert "not the" in points_line and "points of the line below" in points_line
+    # with --objective points, Points says which rows of the sheet make it
+    res = solve_run(DATASETS / "full_deal.txt", "--ascii", "--objective", "points")
+    out = res.stdout
+    points_line = " ".join(out[out.index("Points:"):out.index("Score:")].split())
+    assert "'points:' line adds them up" in points_line and "no hand roem" in points_line
+    assert "  points: 114 + 10 + 20 = 144 (card points + last trick + trick roem, rule 24)" \
+        in out.splitlines()
 
 
 def test_the_sheet_lists_the_melds():
