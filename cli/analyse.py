@@ -32,16 +32,18 @@ from kraken_solver.cards import SEATS, SUITS
 from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import (card_text, csv_bool, deal_heading, format_sheet,
+from kraken_solver.formatting import (DEAL_FIELDS, card_text, csv_bool, deal_fields,
+                                      deal_heading, format_sheet,
                                       hand_diagram, sheet_dict, sides_dict, suit_text,
                                       team_name)
 
 PROG = "kraken-analyse"
 
-#: the columns of ``kraken-analyse --csv`` (one row a played card)
-CSV_FIELDS = ("deal", "source", "deal_line", "line", "column", "number", "trick", "seat",
-              "team", "playing", "card", "value_before", "value_after", "cost", "mistake",
-              "turned", "best_cards")
+#: the columns of ``kraken-analyse --csv`` (one row a played card): the deal's columns of
+#: every command (:data:`~kraken_solver.formatting.DEAL_FIELDS`), then the card's
+CSV_FIELDS = DEAL_FIELDS + ("card_line", "card_column", "number", "trick", "seat", "team",
+                            "playing", "card", "value_before", "value_after", "cost",
+                            "mistake", "turned", "best_cards")
 
 
 @dataclass
@@ -216,10 +218,11 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
 
 
 # ------------------------------------------------------------------------- JSON, CSV
-def review_dict(dr: DealReview) -> dict:
+def review_dict(dr: DealReview, number: int | None = None) -> dict:
     """One deal's review as a JSON-ready dict (cards as ``"HK"`` texts, values in points).
 
-    Keys: ``source``, ``line``, ``deal`` (PBN from N), ``trump``, ``first``, ``rules``,
+    Keys: ``deal_number`` (``number``: the deal's place in the run), ``source``, ``line``,
+    ``deal`` (PBN from N), ``trump``, ``first``, ``rules``,
     ``rules_options``, ``playing_team`` and ``defenders`` (``"N-S"``/``"E-W"``),
     ``hand_roem`` (``{"playing_team": .., "defenders": ..}``), ``played``,
     ``complete`` (the play finishes the deal), ``value_start``, ``value_end``,
@@ -240,7 +243,7 @@ def review_dict(dr: DealReview) -> dict:
                "cards": [card_text(int(c), True) for c in t.cards], "winner": SEATS[t.winner],
                "points": int(t.points), "roem": int(t.roem)} for i, t in enumerate(dr.tricks)]
     return {
-        "source": spec.source, "line": spec.line, "deal": str(spec.deal),
+        **deal_fields(spec, number),
         "trump": SUITS[spec.trump], "first": SEATS[spec.first], "rules": spec.rules.name,
         "rules_options": spec.rules.to_dict(), "playing_team": team_name(spec.first),
         "defenders": team_name(spec.first + 1),
@@ -264,14 +267,16 @@ def review_dict(dr: DealReview) -> dict:
 
 def review_csv_rows(dr: DealReview, index: int) -> list[list]:
     """One deal's review as CSV rows, one a played card, with the columns
-    :data:`CSV_FIELDS` (``deal`` is the deal's 1-based index in the run, ``deal_line`` its
-    line in the file, ``line``/``column`` the card's; ``best_cards`` space-separated;
-    booleans ``True``/``False`` as ``kraken-batch`` and ``kraken-solve`` write them)."""
+    :data:`CSV_FIELDS` (``deal_number`` is the deal's 1-based place in the run, ``line``
+    its line in the file and ``deal`` its PBN text, as in every command's CSV;
+    ``card_line``/``card_column`` the card's place in the file; ``best_cards``
+    space-separated; booleans ``True``/``False`` as ``kraken-batch`` and ``kraken-solve``
+    write them)."""
     spec = dr.spec
     rows = []
     at = spec.played_at or [(None, None)] * len(dr.reviews)
     for r, (line, col) in zip(dr.reviews, at):
-        rows.append([index, spec.source, spec.line, line, col, r.number, r.trick, r.seat,
+        rows.append([index, spec.source, spec.line, str(spec.deal), line, col, r.number, r.trick, r.seat,
                      r.team, csv_bool(r.playing), r.card, r.value_before, r.value_after,
                      r.cost, csv_bool(r.mistake), csv_bool(r.turned),
                      " ".join(r.best_cards)])
@@ -469,7 +474,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                 dr.nodes += sum(r.nodes for r in pv)
                 _emit_player_view(dr, pv, i, as_json, as_csv, writer, ascii_)
             elif as_json:
-                click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
+                click.echo(json.dumps(review_dict(dr, i), ensure_ascii=False))
             elif as_csv:
                 writer.writerows(review_csv_rows(dr, i))
                 sys.stdout.flush()
@@ -532,7 +537,7 @@ def _emit_player_view(dr, pv, index, as_json, as_csv, writer, ascii_):
     from kraken_solver.playerview import (format_player_view, player_view_csv_cells,
                                           player_view_dict)
     if as_json:
-        d = review_dict(dr)
+        d = review_dict(dr, index)
         d["view"] = "player"
         d["player_view"] = player_view_dict(pv)
         click.echo(json.dumps(d, ensure_ascii=False))

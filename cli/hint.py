@@ -30,15 +30,16 @@ from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.cards import SEATS, cards_of
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import card_text, csv_bool, suit_text, team_name
+from kraken_solver.formatting import (DEAL_FIELDS, card_text, csv_bool, deal_fields,
+                                      suit_text, team_name)
 
 PROG = "kraken-hint"
 
 #: the columns of ``kraken-hint --csv`` (one row a legal card of the player to move)
-CSV_FIELDS = ("deal", "source", "deal_line", "seat", "side", "trump", "objective", "card",
-              "mean", "se", "p_made", "mean_score", "mean_points", "p_pit", "min", "max",
-              "loss", "loss_se", "best", "exact", "layouts", "consistent", "allowed_by_play",
-              "seed")
+CSV_FIELDS = DEAL_FIELDS + ("seat", "side", "trump", "objective", "card", "mean", "se",
+                            "p_made", "mean_score", "mean_points", "p_pit", "min", "max",
+                            "loss", "loss_se", "best", "exact", "layouts", "consistent",
+                            "allowed_by_play", "seed")
 
 
 def locate(err: KrakenError, spec: DealSpec) -> KrakenError:
@@ -149,17 +150,18 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
     return "\n".join(lines)
 
 
-def hint_dict(h, spec: DealSpec) -> dict:
-    """One deal's hint as a JSON-ready dict: :meth:`Hint.to_dict` plus ``source`` and
-    ``line``."""
-    return {"source": spec.source, "line": spec.line, **h.to_dict()}
+def hint_dict(h, spec: DealSpec, number: int | None = None) -> dict:
+    """One deal's hint as a JSON-ready dict: ``deal_number`` (``number``: the deal's place in
+    the run), ``source``, ``line`` and ``deal`` (PBN from N, ``-`` for a hand not given), as
+    every command's JSON starts, then :meth:`Hint.to_dict`."""
+    return {**deal_fields(spec, number), **h.to_dict()}
 
 
 def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
     """One deal's hint as CSV rows (:data:`CSV_FIELDS`), one a legal card."""
     rows = []
     for card, e in h.cards.items():
-        rows.append([index, spec.source, spec.line, h.seat, h.side, h.trump, h.objective,
+        rows.append([index, spec.source, spec.line, str(spec.deal), h.seat, h.side, h.trump, h.objective,
                      card, e.mean, e.se, e.p_made, e.mean_score,
                      "" if e.mean_points is None else e.mean_points, e.p_pit, e.min, e.max,
                      e.loss, e.loss_se, csv_bool(e.best), csv_bool(h.exact), h.layouts,
@@ -241,7 +243,7 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
                               objective=objective, both=not no_points, workers=workers,
                               scheduler=scheduler, quiet=quiet, index=i, count=len(specs))
                 if as_json:
-                    click.echo(json.dumps(hint_dict(h, spec), ensure_ascii=False))
+                    click.echo(json.dumps(hint_dict(h, spec, i), ensure_ascii=False))
                 elif as_csv:
                     writer.writerows(hint_csv_rows(h, spec, i))
                     sys.stdout.flush()

@@ -241,9 +241,9 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
         if full:
             table = full_table(spec.deal, rules=spec.rules, searcher=searcher)
             if as_json:
-                click.echo(json.dumps(full_table_dict(table, spec), ensure_ascii=False))
+                click.echo(json.dumps(full_table_dict(table, spec, i), ensure_ascii=False))
             elif as_csv:
-                writer.writerows(full_table_csv_rows(table, spec))
+                writer.writerows(full_table_csv_rows(table, spec, i))
                 sys.stdout.flush()
             else:
                 if i > 1:
@@ -255,12 +255,12 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
                 click.echo(format_full_table(table, ascii=ascii_))
         elif as_csv:
             writer.writerows(analysis_csv_rows(analyse_every_trump(
-                spec, objective=objective, best_by=best_by, searcher=searcher)))
+                spec, objective=objective, best_by=best_by, searcher=searcher), i))
             sys.stdout.flush()
         else:
             a = analyse(spec, objective=objective, best_by=best_by, searcher=searcher)
             if as_json:
-                click.echo(json.dumps(analysis_dict(a), ensure_ascii=False))
+                click.echo(json.dumps(analysis_dict(a, i), ensure_ascii=False))
             else:
                 if i > 1:
                     click.echo("")

@@ -18,15 +18,21 @@ __all__ = ["Analysis", "suit_text", "card_text", "hand_diagram", "format_tricks"
            "format_trump_table", "format_analysis", "analysis_dict", "CSV_FIELDS",
            "analysis_csv_rows", "team_name", "format_sheet", "sheet_dict", "format_full_table",
            "full_table_dict", "TABLE_CSV_FIELDS", "full_table_csv_rows", "csv_bool",
+           "DEAL_FIELDS", "deal_fields", "points_sum",
            "cards_text", "deal_heading"]
 
+#: the columns every CSV of kraken-solve, kraken-analyse and kraken-hint starts with, one
+#: meaning each across the commands: ``deal_number`` the deal's place in the run (1-based, the
+#: ``=== Deal N`` of the text), ``source`` its file, ``line`` the deal's line there, ``deal``
+#: its PBN text (from N).  (kraken-batch's ``deal_id`` is another thing: its own 0-based id.)
+DEAL_FIELDS = ("deal_number", "source", "line", "deal")
 #: the columns of ``kraken-solve --csv``: one row per (deal, trump) of the trump table (one
 #: row for a deal whose trump is given)
-CSV_FIELDS = ("source", "line", "deal", "first", "playing_team", "trump", "trump_given", "best",
+CSV_FIELDS = DEAL_FIELDS + ("first", "playing_team", "trump", "trump_given", "best",
               "rules", "played", "to_move", "objective", "score", "made", "pit", "points",
               "hand_roem_playing_team", "hand_roem_defenders", "best_cards", "pv")
 #: the columns of ``kraken-solve --table --csv``: one row per (deal, first player, trump)
-TABLE_CSV_FIELDS = ("source", "line", "deal", "rules", "first", "playing_team", "trump",
+TABLE_CSV_FIELDS = DEAL_FIELDS + ("rules", "first", "playing_team", "trump",
                     "score", "made", "pit", "points", "best")
 
 _RANK_ORDER_PLAIN = "AKQJT987"
@@ -475,11 +481,21 @@ def sides_dict(playing, defenders) -> dict:
     return {"playing_team": playing, "defenders": defenders}
 
 
-def analysis_dict(a: Analysis) -> dict:
+def deal_fields(spec, number: int | None, deal=None) -> dict:
+    """The keys every JSON document of kraken-solve, kraken-analyse and kraken-hint starts
+    with (:data:`DEAL_FIELDS`): ``deal_number`` (the deal's place in the run, 1-based; None
+    when not known), ``source``, ``line`` (the deal's line in it) and ``deal`` (PBN from N;
+    ``deal`` replaces ``spec.deal``)."""
+    return {"deal_number": number, "source": spec.source, "line": spec.line,
+            "deal": str(spec.deal if deal is None else deal)}
+
+
+def analysis_dict(a: Analysis, number: int | None = None) -> dict:
     """One deal's analysis as a JSON-ready dict (cards as ``"HK"`` texts, values in points,
     from the playing team's side).
 
-    Keys: ``source``, ``line``, ``deal`` (PBN from N), ``trump``, ``trump_given``, ``first``,
+    Keys: ``deal_number`` (``number``: the deal's place in the run), ``source``, ``line``,
+    ``deal`` (PBN from N), ``trump``, ``trump_given``, ``first``,
     ``playing_team`` and ``defenders`` (``"N-S"``/``"E-W"``), ``rules`` (name),
     ``rules_options``, ``played``, ``to_move``, ``objective``, ``score``, ``result``
     (``"pit"``, ``"made"`` or ``"nat"``), ``made``, ``pit`` (the principal variation by
@@ -501,7 +517,7 @@ def analysis_dict(a: Analysis) -> dict:
                   "made": bool(r.made), "pit": bool(r.pit), "points": int(r.points),
                   "best": bool(r.best), "pv": list(r.pv)} for r in a.trump_table]
     return {
-        "source": spec.source, "line": spec.line, "deal": str(spec.deal),
+        **deal_fields(spec, number),
         "trump": SUITS[a.trump], "trump_given": a.trump_table is None,
         "first": SEATS[spec.first], "playing_team": team_name(spec.first),
         "defenders": team_name(spec.first + 1),
@@ -520,15 +536,17 @@ def analysis_dict(a: Analysis) -> dict:
     }
 
 
-def analysis_csv_rows(analyses) -> list[list]:
+def analysis_csv_rows(analyses, number: int | None = None) -> list[list]:
     """The CSV rows (columns :data:`CSV_FIELDS`) of one deal's analyses: one per trump of the
-    trump table, or one for a given trump.  ``played``, ``best_cards`` and ``pv`` are
-    space-separated card texts; booleans are ``True``/``False`` as ``kraken-batch`` writes
-    them (``best`` is empty for a given trump)."""
+    trump table, or one for a given trump; ``number``: the deal's place in the run.
+    ``played``, ``best_cards`` and ``pv`` are space-separated card texts; booleans are
+    ``True``/``False`` as ``kraken-batch`` writes them (``best`` is empty for a given
+    trump)."""
     rows = []
     for a in analyses:
         spec = a.spec
-        rows.append([spec.source, spec.line, str(a.deal), SEATS[a.first], team_name(a.first),
+        rows.append([number, spec.source, spec.line, str(a.deal), SEATS[a.first],
+                     team_name(a.first),
                      SUITS[a.trump], csv_bool(a.trump_table is None), csv_bool(a.best),
                      a.rules.name, " ".join(card_text(c, True) for c in spec.played),
                      SEATS[a.to_move] if a.to_move is not None else "", a.objective,
@@ -557,8 +575,9 @@ def format_full_table(table, *, ascii: bool = False) -> str:
     return "\n".join(out)
 
 
-def full_table_dict(table, spec) -> dict:
-    """The table of one deal as a JSON-ready dict: ``source``, ``line``, ``deal``,
+def full_table_dict(table, spec, number: int | None = None) -> dict:
+    """The table of one deal as a JSON-ready dict: ``deal_number``, ``source``, ``line``,
+    ``deal``,
     ``rules``, ``rules_options``, ``tags``, ``cells`` (16: ``first``, ``playing_team``,
     ``trump``, ``score``, ``result``, ``made``, ``pit``, ``points``, ``best``, ``pv``),
     ``nodes``, ``seconds``."""
@@ -567,15 +586,14 @@ def full_table_dict(table, spec) -> dict:
         d = c.to_dict()
         d["playing_team"] = team_name(c.first)
         cells.append(d)
-    return {"source": spec.source, "line": spec.line, "deal": str(table.deal),
-            "rules": table.rules.name, "rules_options": table.rules.to_dict(),
+    return {**deal_fields(spec, number, table.deal), "rules": table.rules.name, "rules_options": table.rules.to_dict(),
             "tags": dict(getattr(spec, "tags", None) or {}), "cells": cells,
             "nodes": int(table.nodes), "seconds": round(float(table.seconds), 6)}
 
 
-def full_table_csv_rows(table, spec) -> list[list]:
+def full_table_csv_rows(table, spec, number: int | None = None) -> list[list]:
     """The table of one deal as CSV rows (:data:`TABLE_CSV_FIELDS`), one per (first player,
-    trump); booleans ``True``/``False``."""
-    return [[spec.source, spec.line, str(table.deal), table.rules.name, SEATS[c.first],
+    trump); booleans ``True``/``False``; ``number``: the deal's place in the run."""
+    return [[number, spec.source, spec.line, str(table.deal), table.rules.name, SEATS[c.first],
              team_name(c.first), SUITS[c.trump], c.score, csv_bool(c.made), csv_bool(c.pit),
              c.points, csv_bool(c.best)] for c in table.cells]

@@ -352,11 +352,13 @@ def test_cli_csv_one_row_per_card(tmp_path):
     assert tuple(rows[0]) == CSV_FIELDS
     body = [dict(zip(CSV_FIELDS, r)) for r in rows[1:]]
     assert len(body) == 8 + 5
-    assert [b["deal"] for b in body] == ["1"] * 8 + ["2"] * 5
+    assert [b["deal_number"] for b in body] == ["1"] * 8 + ["2"] * 5
+    specs = parse_deal_file(str(p))
+    assert [b["deal"] for b in body] == [str(specs[0].deal)] * 8 + [str(specs[1].deal)] * 5
     assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "True"
-    assert (body[0]["line"], body[0]["column"]) == ("5", "1")
+    assert (body[0]["card_line"], body[0]["card_column"], body[0]["line"]) == ("5", "1", "1")
     assert body[9]["card"] == "SK" and body[9]["cost"] == "30" and body[9]["seat"] == "E"
-    assert (body[9]["line"], body[9]["column"], body[9]["deal_line"]) == ("12", "4", "8")
+    assert (body[9]["card_line"], body[9]["card_column"], body[9]["line"]) == ("12", "4", "8")
     assert body[12]["value_after"] == "5" and body[12]["trick"] == "2"
 
 

@@ -15,7 +15,7 @@ from kraken_solver import Deal, hand_roem
 from kraken_solver.cards import SEATS
 from kraken_solver.cli.hint import CSV_FIELDS, main
 from kraken_solver.cli.solve import main as solve_main
-from kraken_solver.dealfile import parse_deal_text
+from kraken_solver.dealfile import parse_deal_file, parse_deal_text
 from kraken_solver.errors import DealFileError
 from kraken_solver.hint import hint
 from kraken_solver.layouts import PartialDeal
@@ -89,7 +89,8 @@ def test_json_equals_the_library_and_no_peeking(tmp_path):
     h = hint(CASE["deal"], CASE["trump"], CASE["first"], rules=CASE["rules"],
              played=CASE["played"], both=True, workers=1)
     assert da["cards"] == {k: v.to_dict() for k, v in h.cards.items()}
-    assert da["line"] == 1 and da["source"] == str(f)
+    assert da["line"] == 1 and da["source"] == str(f) and da["deal_number"] == 1
+    assert list(da)[:4] == ["deal_number", "source", "line", "deal"]
 
 
 def test_csv_one_row_a_card(tmp_path):
@@ -99,14 +100,16 @@ def test_csv_one_row_a_card(tmp_path):
     assert r.exit_code == 0, r.output
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     assert list(rows[0]) == list(CSV_FIELDS)
-    first = [x for x in rows if x["deal"] == "1"]
+    first = [x for x in rows if x["deal_number"] == "1"]
     assert {x["card"] for x in first} == set(CASE["cards"])
     for x in first:
         assert float(x["mean"]) == pytest.approx(CASE["cards"][x["card"]]["mean"])
         assert x["mean_points"] == ""                  # --no-points
         # booleans as kraken-batch writes them
         assert x["exact"] == "True" and x["best"] in ("True", "False")
-    assert {x["deal"] for x in rows} == {"1", "2"}
+    assert {x["deal_number"] for x in rows} == {"1", "2"}
+    # deal is the deal's PBN text, as in every command's CSV
+    assert {x["deal"] for x in first} == {str(parse_deal_file(str(f), hidden=True)[0].deal)}
 
 
 def test_sampled_hint_from_the_dataset():
