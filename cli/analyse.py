@@ -33,9 +33,8 @@ from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, csv_bool, deal_fields,
-                                      deal_heading, format_sheet,
-                                      hand_diagram, sheet_dict, sides_dict, suit_text,
-                                      team_name)
+                                      deal_heading, format_sheet, review_head, review_result,
+                                      sheet_dict, sides_dict, suit_text, team_name)
 
 PROG = "kraken-analyse"
 
@@ -133,17 +132,10 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
     best cards after a mistake, each trick's winner, points and roem), the turning points and
     the per-player and per-team summary."""
     spec = dr.spec
-    first, trump = spec.first, spec.trump
+    first = spec.first
     d_team, o_team = team_name(first), team_name(first + 1)
     sm = dr.summary
-    out = [hand_diagram(spec.deal, trump=trump, first=first, ascii=ascii), "",
-           f"Rules: {spec.rules.name}",
-           f"First player: {SEATS[first]}; playing team {d_team}, defenders {o_team}",
-           f"Trump: {suit_text(trump, ascii)}"]
-    if spec.rules.hand_roem:
-        out.append(f"Hand roem: {d_team} {dr.hand_roem[0]}, {o_team} {dr.hand_roem[1]}")
-    out.append(f"Double-dummy score before the first card: {_signed(sm.value_start)} "
-               f"({_made(sm.value_start)})")
+    out = review_head(dr, ascii=ascii)
     out.append("")
     out.append("Play: the double-dummy score (playing team's side, points) before -> after "
                "each card;")
@@ -172,20 +164,13 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
         else:
             out.append("    (trick in progress)")
     out.append("")
-    result = dr.sheet.result if dr.sheet is not None else _made(sm.value_end)
+    out.append(review_result(dr))
     if dr.final_score is not None:
-        out.append(f"Result of the play: score {_signed(dr.final_score)} "
-                   f"({result}); double dummy at the start "
-                   f"{_signed(sm.value_start)} ({_made(sm.value_start)})")
         title = "the play"
     else:
-        n = len(dr.reviews)
-        total = 4 * spec.deal.size
-        out.append(f"Double-dummy score after card {n} of {total}: {_signed(sm.value_end)} "
-                   f"({result}); at the start {_signed(sm.value_start)} "
-                   f"({_made(sm.value_start)})")
-        title = (f"the play ({n} cards) and best play to the end (a principal variation by "
-                 f"score: {' '.join(card_text(c, ascii) for c in dr.continuation)})")
+        title = (f"the play ({len(dr.reviews)} cards) and best play to the end (a principal "
+                 "variation by score: "
+                 f"{' '.join(card_text(c, ascii) for c in dr.continuation)})")
     if dr.sheet is not None:
         out.append("")
         out.append(format_sheet(dr.sheet, title=title, ascii=ascii))

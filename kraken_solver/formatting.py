@@ -18,7 +18,7 @@ __all__ = ["Analysis", "suit_text", "card_text", "hand_diagram", "format_tricks"
            "format_trump_table", "format_analysis", "analysis_dict", "CSV_FIELDS",
            "analysis_csv_rows", "team_name", "format_sheet", "sheet_dict", "format_full_table",
            "full_table_dict", "TABLE_CSV_FIELDS", "full_table_csv_rows", "csv_bool",
-           "DEAL_FIELDS", "deal_fields", "points_sum",
+           "DEAL_FIELDS", "deal_fields", "points_sum", "review_head", "review_result",
            "cards_text", "deal_heading"]
 
 #: the columns every CSV of kraken-solve, kraken-analyse and kraken-hint starts with, one
@@ -395,6 +395,41 @@ def headline(a: Analysis) -> list[str]:
             + _labelled(score, "a second solve (rule 23), both teams playing for the score; "
                                "the line below, played for points, scores "
                                f"{_signed(a.sheet.score)} ({a.sheet.result})"))
+
+
+def review_head(dr, *, ascii: bool = False) -> list[str]:
+    """The opening lines of a review of a played deal (``kraken-analyse``, double dummy and
+    ``--view player`` alike): the hands, the rules, the first player and the teams, the trump,
+    the hand roem and the double-dummy score before the first card with made or nat.  ``dr``:
+    a ``DealReview`` (:mod:`kraken_solver.cli.analyse`)."""
+    spec = dr.spec
+    first, trump = spec.first, spec.trump
+    d_team, o_team = team_name(first), team_name(first + 1)
+    start = dr.summary.value_start
+    out = [hand_diagram(spec.deal, trump=trump, first=first, ascii=ascii), "",
+           f"Rules: {spec.rules.name}",
+           f"First player: {SEATS[first]}; playing team {d_team}, defenders {o_team}",
+           f"Trump: {suit_text(trump, ascii)}"]
+    if spec.rules.hand_roem:
+        out.append(f"Hand roem: {d_team} {dr.hand_roem[0]}, {o_team} {dr.hand_roem[1]}")
+    out.append(f"Double-dummy score before the first card: {_signed(start)} "
+               f"({_made_word(start)})")
+    return out
+
+
+def review_result(dr) -> str:
+    """The review's result line, the same in every view: for a complete play ``Result of the
+    play: score -242 (nat); double dummy at the start -222 (nat)`` (the play's result: made,
+    nat or pit, as its score sheet), else the double-dummy score after the last card played
+    and at the start."""
+    sm = dr.summary
+    start = f"{_signed(sm.value_start)} ({_made_word(sm.value_start)})"
+    result = dr.sheet.result if dr.sheet is not None else _made_word(sm.value_end)
+    if dr.final_score is not None:
+        return (f"Result of the play: score {_signed(dr.final_score)} ({result}); double "
+                f"dummy at the start {start}")
+    return (f"Double-dummy score after card {len(dr.reviews)} of {4 * dr.spec.deal.size}: "
+            f"{_signed(sm.value_end)} ({result}); at the start {start}")
 
 
 def format_analysis(a: Analysis, *, ascii: bool = False) -> str:

@@ -301,20 +301,13 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
     beside them its player's view (the card's mean score over the layouts the player could not
     tell apart, the best card's, the player's-view cost and mark), each trick's winner, and the
     totals per player and team.  ``dr``: the double-dummy ``DealReview`` of the deal."""
-    from .formatting import card_text, hand_diagram, suit_text, team_name
+    from .formatting import card_text, review_head, review_result, team_name
 
     spec = dr.spec
-    first, trump = spec.first, spec.trump
+    first = spec.first
     d_team, o_team = team_name(first), team_name(first + 1)
     sm = summarise_player_view(reviews)
-    start = reviews[0].dd.value_before if reviews else None
-    out = [hand_diagram(spec.deal, trump=trump, first=first, ascii=ascii), "",
-           f"Rules: {spec.rules.name}",
-           f"First player: {SEATS[first]}; playing team {d_team}, defenders {o_team}",
-           f"Trump: {suit_text(trump, ascii)}"]
-    if spec.rules.hand_roem:
-        out.append(f"Hand roem: {d_team} {dr.hand_roem[0]}, {o_team} {dr.hand_roem[1]}")
-    out.append(f"Double-dummy score before the first card: {start:+d}")
+    out = review_head(dr, ascii=ascii)      # the plain review's lines, made/nat included
     out += ["",
             "Play, as each player saw it.  dd: the double-dummy score (playing team's side) "
             "before and",
@@ -359,9 +352,7 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
         else:
             out.append("    (trick in progress)")
     out.append("")
-    if dr.final_score is not None:
-        out.append(f"Result of the play: score {dr.final_score:+d}; double dummy at the start "
-                   f"{start:+d}")
+    out.append(review_result(dr))
     out.append("")
     out.append("Summary (dd cost: points given away with all hands open; view cost: mean "
                "score given away")

@@ -103,6 +103,35 @@ def test_cli_text(tmp_path):
     assert "view mistakes" in summary and "excused" in summary
 
 
+def test_both_views_open_and_close_with_the_same_lines(tmp_path):
+    """--view player dropped the "(nat)"/"(made)" of the plain review's headline lines
+    ("Double-dummy score before the first card: -222"), and said nothing at the end of a
+    play that stops early.  Both views now print the same opening lines (hands to the score
+    before the first card) and the same result line."""
+    f = tmp_path / "deal.txt"
+    f.write_text(HAND_FILE + "\n" + HAND_FILE.replace("S7 S8 H8 D8\n", "S7\n"))
+    plain = run(f, "--ascii")
+    view = run(f, "--ascii", "--view", "player", "--workers", 1)
+    assert plain.exit_code == 0 and view.exit_code == 0, plain.output + view.output
+    plain_deals = plain.stdout.split("=== Deal ")[1:]
+    view_deals = view.stdout.split("=== Deal ")[1:]
+    assert len(plain_deals) == len(view_deals) == 2
+    results = []
+    for a, b in zip(plain_deals, view_deals):
+        head = a[:a.index("\n\nPlay")]
+        assert b.startswith(head + "\n\nPlay, as each player saw it")
+        assert head.splitlines()[-1].startswith("Double-dummy score before the first card: ")
+        assert head.endswith(("(made)", "(nat)"))
+        result = next(x for x in a.splitlines() if x.startswith(("Result of the play",
+                                                                   "Double-dummy score after")))
+        assert result in b.splitlines()
+        results.append(result)
+    assert results[0].startswith("Result of the play: score ") and "(" in results[0]
+    assert results[1].startswith("Double-dummy score after card 5 of 8: ")
+    for r in results:
+        assert r.count("(made)") + r.count("(nat)") + r.count("(pit)") == 2, r
+
+
 def test_cli_json_and_csv(tmp_path):
     f = tmp_path / "deal.txt"
     f.write_text(HAND_FILE)
