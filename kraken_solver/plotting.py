@@ -17,7 +17,7 @@ or rules spec had run off both edges).  :func:`label_boxes`, :func:`mark_boxes` 
 
 from __future__ import annotations
 
-__all__ = ["freeze_layout", "fit_title", "place_labels", "mark_boxes", "label_boxes",
+__all__ = ["freeze_layout", "fit_title", "wrap_to_width", "place_labels", "mark_boxes", "label_boxes",
            "overlapping", "inside"]
 
 #: directions tried around a point, in this order: (dx, dy) in units of the ring's radius
@@ -39,24 +39,34 @@ def freeze_layout(fig) -> None:
         fig.set_tight_layout(False)
 
 
-def fit_title(ax, text: str, *, fontsize: float = 10, margin: float = 0.02, **kw):
-    """Set ``text`` as the title of ``ax``, wrapped at spaces (its own line breaks kept) into
-    as few lines as keep it within the figure's width less ``margin`` on each side.  Returns
-    the title's Text."""
+def wrap_to_width(fig, text: str, *, fontsize: float = 10, margin: float = 0.02) -> str:
+    """``text`` wrapped at spaces (its own line breaks kept) into as few lines as keep it
+    within the width of ``fig`` less ``margin`` (a fraction) on each side, measured with the
+    figure's renderer at ``fontsize``."""
     import textwrap
-    fig = ax.figure
+
+    from matplotlib.text import Text
     renderer = fig.canvas.get_renderer()
     width = fig.bbox.width * (1 - 2 * margin)
+    probe = Text(0, 0, "", fontsize=fontsize, figure=fig, parse_math=False)
     longest = max(len(line) for line in text.split("\n"))
-    title = None
+    wrapped = text
     for chars in range(longest, 9, -1):
         lines = []
         for part in text.split("\n"):
             lines += textwrap.wrap(part, chars, break_on_hyphens=False) or [""]
-        title = ax.set_title("\n".join(lines), fontsize=fontsize, parse_math=False, **kw)
-        if title.get_window_extent(renderer).width <= width:
+        wrapped = "\n".join(lines)
+        probe.set_text(wrapped)
+        if probe.get_window_extent(renderer).width <= width:
             break
-    return title
+    return wrapped
+
+
+def fit_title(ax, text: str, *, fontsize: float = 10, margin: float = 0.02, **kw):
+    """Set ``text`` as the title of ``ax``, wrapped to the figure's width
+    (:func:`wrap_to_width`).  Returns the title's Text."""
+    return ax.set_title(wrap_to_width(ax.figure, text, fontsize=fontsize, margin=margin),
+                        fontsize=fontsize, parse_math=False, **kw)
 
 
 def _box(x0, y0, x1, y1):

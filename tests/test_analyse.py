@@ -393,6 +393,34 @@ def test_plot_play_library(tmp_path):
     assert pathlib.Path(path).read_bytes()[:8] == PNG_MAGIC
 
 
+def test_the_play_plot_keeps_every_text_in_the_figure():
+    """A long file name or rules spec ran the title off both edges of the figure; it now
+    wraps (the plot moves down to make room), and nothing else leaves the figure, covers a
+    plot or hides a numbered mark under another."""
+    from plotcheck import (boxes_overlap, check_legends_off_the_axes,
+                           check_texts_inside_figure, drawn, marker_boxes)
+
+    from kraken_solver.analyse import play_figure
+    (spec,) = parse_deal_file(str(DATASETS / "played_deal.txt"))
+    rs = analyse_play(spec.deal, spec.trump, spec.first, rules=spec.rules, played=spec.played)
+    for title in ("Deal 1: datasets/played_deal.txt, line 4   trump S, first W (playing team "
+                  "E-W), rules kraken",
+                  "Deal 12: /home/club/archive/2024/season/autumn/night-7/played_deal.txt, "
+                  "line 4   trump S, first W (playing team E-W), rules "
+                  "kraken-amsterdam+multiplier=8+pit_bonus=250+long_runs_100=true"):
+        fig = play_figure(rs, title=title, ascii=True)
+        check_texts_inside_figure(fig)
+        check_legends_off_the_axes(fig)
+        ax = fig.axes[0]
+        assert ax.get_title().replace("\n", " ") == title
+        big = [b for b, _ in marker_boxes(ax, drawn(fig))
+               if b.width > 10 * fig.dpi / 72]            # the numbered mistake marks
+        assert len(big) == sum(r.mistake for r in rs)
+        for i in range(len(big)):
+            for j in range(i):
+                assert not boxes_overlap(big[i], big[j])
+
+
 def test_cli_plot_needs_a_png_name(tmp_path):
     res = run(DATASETS / "played_deal.txt", "--plot", tmp_path / "x.pdf")
     assert res.exit_code == 2 and "ending in .png" in res.output
