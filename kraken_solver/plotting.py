@@ -31,12 +31,16 @@ LINE_COST = 15
 def freeze_layout(fig) -> None:
     """Run the figure's layout engine once (a draw) and keep its positions from then on, so
     that the pixel boxes measured next are those of the saved file."""
-    fig.canvas.draw()
-    if hasattr(fig, "set_layout_engine"):        # matplotlib 3.6
-        fig.set_layout_engine("none")
-    else:                                        # pragma: no cover - matplotlib 3.5
-        fig.set_constrained_layout(False)
-        fig.set_tight_layout(False)
+    _run_layout(fig)
+    fig.set_layout_engine("none")
+
+
+def _run_layout(fig) -> None:
+    """Let the figure's layout engine (constrained layout) place the axes now, without
+    drawing the figure."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
 
 
 def wrap_to_width(fig, text: str, *, fontsize: float = 10, margin: float = 0.02) -> str:
@@ -63,10 +67,19 @@ def wrap_to_width(fig, text: str, *, fontsize: float = 10, margin: float = 0.02)
 
 
 def fit_title(ax, text: str, *, fontsize: float = 10, margin: float = 0.02, **kw):
-    """Set ``text`` as the title of ``ax``, wrapped to the figure's width
-    (:func:`wrap_to_width`).  Returns the title's Text."""
-    return ax.set_title(wrap_to_width(ax.figure, text, fontsize=fontsize, margin=margin),
-                        fontsize=fontsize, parse_math=False, **kw)
+    """Set ``text`` as the title of ``ax``, wrapped (:func:`wrap_to_width`) so that it fits
+    the figure: a title is centred over its axes, so the width is twice the distance from
+    the axes' centre to the nearer edge of the figure, measured after the figure's layout
+    has run.  Returns the title's Text."""
+    fig = ax.figure
+    _run_layout(fig)                # the layout engine, if any, places the axes
+    pos = ax.get_position()         # figure fractions
+    centre = (pos.x0 + pos.x1) / 2
+    fraction = max(0.2, 2 * min(centre, 1 - centre))
+    title = ax.set_title(wrap_to_width(fig, text, fontsize=fontsize,
+                                       margin=margin + (1 - fraction) / 2),
+                         fontsize=fontsize, parse_math=False, **kw)
+    return title
 
 
 def _box(x0, y0, x1, y1):
