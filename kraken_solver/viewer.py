@@ -284,7 +284,13 @@ def _trick_json(t, number: int, first_index: int) -> dict:
 def state_of(q: Query) -> dict:
     """What the page draws for a position, without a search: the hands left (card texts by
     suit, then power), the trick on the table, the legal cards of the player to move, the
-    completed tricks and the running score sheet (rules 18-19), as a JSON-ready dict.
+    completed tricks and the running score sheet (rules 18-19), as a JSON-ready dict.  The
+    sheet names its sides, as every JSON of the tools: ``sheet["playing_team"]`` and
+    ``sheet["defenders"]`` each hold ``tricks``, ``card_points`` (the last trick's bonus
+    apart), ``last_trick``, ``trick_roem``, ``hand_roem`` and ``total`` (the pit bonus
+    included once the deal is over); then ``pit_bonus``, ``pit_possible``, ``final`` (None
+    until the deal is over, then ``made``, ``pit``, ``multiplier``, ``playing_team``,
+    ``defenders``, ``score``), ``total_points`` and ``last_bonus``.
 
     Without a trump only the hands, the seats and the melds without stuk are given (the page
     shows the trump table then).  Raises KrakenError for a position that cannot be built."""
@@ -348,10 +354,11 @@ def state_of(q: Query) -> dict:
         trick={"leader": SEATS[pos.leader], "cards": [card_str(int(c)) for c in
                                                        pos.trick[:pos.tlen]]},
         tricks=tricks,
-        sheet={"tricks": won, "card_points": points, "last_trick": last, "trick_roem": roem,
-               "hand_roem": hand, "pit_bonus": pit, "pit_possible": pit_possible,
-               "totals": totals, "final": final, "total_points": pos.total_points,
-               "last_bonus": pos.last_bonus})
+        sheet={**{side: {"tricks": won[k], "card_points": points[k], "last_trick": last[k],
+                         "trick_roem": roem[k], "hand_roem": hand[k], "total": totals[k]}
+                  for k, side in enumerate(("playing_team", "defenders"))},
+               "pit_bonus": pit, "pit_possible": pit_possible, "final": final,
+               "total_points": pos.total_points, "last_bonus": pos.last_bonus})
     return base
 
 
@@ -474,7 +481,8 @@ class BoardSolver:
         (24) layouts is solved in that thread, as ``hint()`` does.
 
         Returns ``{"objective", "seat", "side", "hand" (as dealt, PBN suits), "holding",
-        "played" (cards played), "declared" ([HR_D, HR_O] or None without hand roem),
+        "played" (cards played), "declared" ({"playing_team": HR_D, "defenders": HR_O}, or
+        None without hand roem),
         "exact", "layouts" (solved), "consistent" (the count, or None when not counted),
         "consistent_estimate", "allowed_by_play", "samples", "seed", "cards": {card: {"mean",
         "se", "p_made", "min", "max", "loss", "loss_se"}}, "best", "workers", "nodes", "ms",
@@ -589,7 +597,8 @@ class BoardSolver:
                  for c, e in h.cards.items()}
         return {"objective": objective, "seat": h.seat, "side": h.side, "hand": h.hand,
                 "holding": h.holding, "played": list(h.played),
-                "declared": None if h.declared is None else list(h.declared),
+                "declared": None if h.declared is None else {
+                    "playing_team": int(h.declared[0]), "defenders": int(h.declared[1])},
                 "exact": bool(h.exact), "layouts": int(h.layouts),
                 "consistent": None if h.consistent is None else int(h.consistent),
                 "consistent_estimate": float(h.consistent_estimate),

@@ -545,3 +545,58 @@ def test_one_meaning_per_column_name_across_commands(tmp_path):
     assert "deal_number" not in rows[0] and {"deal_id", "deal"} <= set(REQUIRED_COLUMNS)
     assert [(int(r["deal_id"]) + 1, r["deal"]) for r in rows[::4]] == \
         [(int(w["deal_number"]), w["deal"]) for w in expected(fresh)]
+
+
+#: lists of numbers that are no pair whatever their length (card numbers)
+NUMBER_LISTS = ("turning_points",)
+
+
+def number_pairs(obj, path="$"):
+    """The places in a JSON document of a list of two numbers: a pair that does not say whose
+    number is whose."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k not in NUMBER_LISTS:
+                yield from number_pairs(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        if len(obj) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                 for x in obj):
+            yield path
+        for i, v in enumerate(obj):
+            yield from number_pairs(v, f"{path}[{i}]")
+
+
+def test_no_json_of_the_tools_holds_an_unlabelled_pair():
+    """kraken-hint --json had "declared": [20, 0] (and kraken-view's API its score sheet as
+    pairs) while kraken-solve's JSON names its sides: playing_team, defenders.  No document
+    of kraken-solve (also --table), kraken-analyse, kraken-hint or kraken-view's state and
+    hint answers holds a pair of numbers."""
+    from kraken_solver.cli.analyse import main as analyse_main
+    from kraken_solver.cli.hint import main as hint_main
+    from kraken_solver.viewer import BoardSolver, read_query, state_of
+
+    root = pathlib.Path(__file__).resolve().parent.parent / "datasets"
+    runs = [(main, [root / "full_deal.txt"]), (main, [root / "part_played.txt"]),
+            (main, [root / "club_export.pbn", "--table"]),
+            (analyse_main, [root / "played_deal.txt"]),
+            (analyse_main, [root / "part_played.txt"]),
+            (hint_main, [root / "hint_part_played.txt", "--samples", 4, "--workers", 1]),
+            (hint_main, [root / "hint_lead.txt", "--samples", 2, "--workers", 1])]
+    docs = []
+    for cmd, args in runs:
+        res = CliRunner().invoke(cmd, [str(a) for a in args] + ["--json"])
+        assert res.exit_code == 0, res.output
+        docs += [(cmd.name, json.loads(line)) for line in res.stdout.splitlines()]
+    q = read_query({"deal": "W:AJT7...AT87 K.AQJ7.98.Q 8.98.AQJT.9 Q9.KT.K7.KJ", "trump": "H",
+                    "first": "W", "play": "SJ SK S8 S9 HA H9 HT CA DJ DK"})
+    docs.append(("state", state_of(q)))
+    solver = BoardSolver(hint_workers=1)
+    try:
+        docs.append(("hint", solver.hint(q, samples=3)))
+    finally:
+        solver.close()
+    assert len(docs) >= 10
+    for name, d in docs:
+        assert list(number_pairs(d)) == [], name
+    hint_doc = next(d for n, d in docs if n == "hint")
+    assert set(hint_doc["declared"]) == {"playing_team", "defenders"}

@@ -118,7 +118,9 @@ def test_sampled_hint_from_the_dataset():
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["seat"] == "W" and not d["exact"] and d["layouts"] == 12
-    assert d["declared"] == [20, 0] and d["consistent"] is None
+    # pairs named by side, as kraken-solve's JSON: never an unlabelled [20, 0]
+    assert d["declared"] == {"playing_team": 20, "defenders": 0} and d["consistent"] is None
+    assert (d["playing_team"], d["defenders"]) == ("E-W", "N-S") and d["first"] == "W"
     assert set(d["cards"]) == {"SA", "ST", "S7", "CT", "C8", "C7"}
     again = run("datasets/hint_part_played.txt", "--samples", 12, "--seed", 3, "--workers", 2,
                 "--json")

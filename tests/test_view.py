@@ -116,13 +116,20 @@ def test_sheet_adds_up_to_the_final_score(preset, multiplier, seed):
         assert st["over"] and final["score"] == pos.final_value("score")
         assert final["made"] == (final["score"] > 0)
         sheet = st["sheet"]
-        assert sum(sheet["card_points"]) + sum(sheet["last_trick"]) == pos.total_points
-        assert sum(sheet["tricks"]) == 8
+        pt, df = sheet["playing_team"], sheet["defenders"]       # the sides named
+        assert pt["card_points"] + df["card_points"] + pt["last_trick"] + df["last_trick"] \
+            == pos.total_points
+        assert pt["tricks"] + df["tricks"] == 8
+        assert set(sheet) == {"playing_team", "defenders", "pit_bonus", "pit_possible",
+                              "final", "total_points", "last_bonus"}
         counted = [sum(m["value"] for m in st["melds"] if m["counts"]
                        and ("NESW".index(m["seat"]) % 2 == first % 2) == side)
                    for side in (True, False)]
         assert tuple(counted) == hand_roem(deal, trump, first, rules=rules)
-        assert sheet["hand_roem"] == counted
+        assert [pt["hand_roem"], df["hand_roem"]] == counted
+        for t in (pt, df):
+            assert t["total"] == (t["card_points"] + t["last_trick"] + t["trick_roem"]
+                                  + t["hand_roem"] + (sheet["pit_bonus"] if t is pt else 0))
 
 
 def test_sheet_names_the_pit():
@@ -134,8 +141,10 @@ def test_sheet_names_the_pit():
     st = state_of(read_query({"deal": deal, "trump": "S", "first": "N",
                               "play": " ".join(line)}))
     final = st["sheet"]["final"]
-    assert final["pit"] and st["sheet"]["pit_bonus"] == 100 and st["sheet"]["tricks"] == [8, 0]
-    assert final["score"] == value == st["sheet"]["totals"][0]
+    sheet = st["sheet"]
+    assert final["pit"] and sheet["pit_bonus"] == 100
+    assert (sheet["playing_team"]["tricks"], sheet["defenders"]["tricks"]) == (8, 0)
+    assert final["score"] == value == sheet["playing_team"]["total"]
 
 
 def test_melds_describe_runs_and_fours():
