@@ -63,8 +63,9 @@ def observation_of(spec: DealSpec):
         raise KrakenError('no trump: a hint needs the deal\'s trump; add a [Trump "H"] tag (or '
                           "give --trump)", source=spec.source, line=spec.line)
     try:
-        return observe(spec.deal, spec.trump, spec.first, rules=spec.rules,
-                       played=spec.played, declared=spec.declared)
+        # the deal and the cards as the file writes them: an error echoes the user's own text
+        return observe(spec.deal_text or spec.deal, spec.trump, spec.first, rules=spec.rules,
+                       played=spec.played_text or spec.played, declared=spec.declared)
     except KrakenError as e:
         raise locate(e, spec) from None
 

@@ -88,6 +88,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
     known = [0, 0, 0, 0]
     known[seat] = hand
     where = {}
+    written = [[], [], [], []]          # each seat's items as the user wrote them
     if items is None:
         items = ()
     elif isinstance(items, str):
@@ -107,6 +108,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
         if not colon or len(seat_text) != 1 or seat_text not in SEATS:
             raise CardParseError("--known takes SEAT:CARDS, like E:HA,HK", token=text)
         s = SEATS.index(seat_text)
+        written[s].append(item.strip())
         words = [w for w in rest.replace(",", " ").split() if w]
         if not words:
             raise CardParseError("--known names no card after the seat", token=text)
@@ -130,8 +132,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
     for s in range(4):
         if popcount(known[s]) > 8:
             raise KrakenError(f"{SEATS[s]} cannot hold {popcount(known[s])} known cards "
-                              "(a hand holds 8)", token=" ".join(card_str(c)
-                                                                  for c in cards_of(known[s])))
+                              "(a hand holds 8)", token=" ".join(written[s]))
     return known
 
 

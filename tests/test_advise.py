@@ -61,6 +61,10 @@ def test_parse_known_and_impossible_constraints():
                         (["E:SK,SQ,ST,S8,S7,HA,HQ,HJ,HT"], "9 known cards")]:
         with pytest.raises(KrakenError, match=what):
             parse_known(items, 0, m)
+    # the error echoes the user's own text, not the cards rewritten
+    with pytest.raises(KrakenError) as e:
+        parse_known(["e:sk,sq,st", "E:S8 S7 HA", "E:HQ,HJ,H10"], 0, m)
+    assert e.value.token == "e:sk,sq,st E:S8 S7 HA E:HQ,HJ,H10"
 
 
 # ------------------------------------------------------------------------------ sampling

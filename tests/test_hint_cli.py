@@ -16,7 +16,7 @@ from kraken_solver.cards import SEATS
 from kraken_solver.cli.hint import CSV_FIELDS, main
 from kraken_solver.cli.solve import main as solve_main
 from kraken_solver.dealfile import parse_deal_file, parse_deal_text
-from kraken_solver.errors import DealFileError
+from kraken_solver.errors import DealFileError, KrakenError
 from kraken_solver.hint import hint
 from kraken_solver.layouts import PartialDeal
 
@@ -167,6 +167,31 @@ def test_errors_say_what_and_where(tmp_path):
     assert "no trump" in err
     err, _ = _error(tmp_path, HEAD + '[Play "N"]\nSA\n')
     assert "the hand of the player to move, E, is hidden" in err
+
+
+def test_errors_echo_the_users_own_text(tmp_path):
+    """An error echoed the deal rewritten from N ("got 'N:- - - AJT7...AT87'") when the file
+    had W:AJT7...AT87 - - -, and a card as the canonical HT when the file had h10: every
+    token is now the file's own text."""
+    head = '[Deal "W:AJT7...AT87 - - -"]\n[Trump "H"]\n[Rules "klaverjas-rotterdam"]\n'
+    err, f = _error(tmp_path, head + '[First "N"]\n')
+    assert err.endswith("the hand of the player to move, N, is hidden; give it (the others "
+                        "may be '-') (got 'W:AJT7...AT87 - - -')\n"), err
+    err, f = _error(tmp_path, head + '[First "W"]\n[Play "W"]\nh10\n')
+    assert err == f"kraken-hint: error: {f}, line 6, column 1: W played HT, which is not in " \
+        "W's hand (got 'h10')\n"
+    err, f = _error(tmp_path, head + '[First "W"]\n[Play "W"]\nsj s10 s8 sj\n')
+    assert f"{f}, line 6, column 4: N played ST, which is in W's hand (got 's10')" in err
+    # the one-line form, and the library given text
+    err, f = _error(tmp_path, "W:AJT7...AT87 - - - trump=H first=E rules=klaverjas-rotterdam\n")
+    assert err.endswith("(got 'W:AJT7...AT87 - - -')\n"), err
+    from kraken_solver.layouts import observe
+    with pytest.raises(KrakenError) as e:
+        observe("W:AJT7...AT87 - - -", "H", "W", rules="klaverjas-rotterdam", played=["h10"])
+    assert e.value.token == "h10"
+    with pytest.raises(KrakenError) as e:
+        observe("W:AJT7...AT87 - - -", "H", "S", rules="klaverjas-rotterdam")
+    assert e.value.token == "W:AJT7...AT87 - - -"
 
 
 def test_bad_options(tmp_path):
