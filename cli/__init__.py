@@ -27,6 +27,7 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import signal
 import sys
 
 
@@ -69,6 +70,7 @@ def stdout_closed() -> bool:
 def interrupted(prog: str, *, newline: bool = True):
     """End the tool after Ctrl-C: one line on stderr (after a line break that ends the
     terminal's ``^C``, unless ``newline`` is False), exit status 130."""
+    _ignore_late_interrupts()
     try:
         sys.stderr.write(f"{chr(10) if newline else ''}{prog}: interrupted\n")
         sys.stderr.flush()
@@ -191,6 +193,36 @@ def run(module: str, prog: str, *, fast_exit: bool = False):
     ``kraken-solve`` run.  Only for a tool that writes nothing but stdout and stderr; an
     error, Ctrl-C or a stream that cannot be flushed ends the usual way."""
     _keep_standard_fds()
+    try:
+        code = _run_guarded(module, prog)
+    finally:
+        _ignore_late_interrupts()
+    if fast_exit:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+        else:
+            os._exit(code)
+    sys.exit(code)
+
+
+def _ignore_late_interrupts() -> None:
+    """The work is done and its output written: a Ctrl-C from now on has nothing left to
+    stop.  Without this, one that comes while the interpreter tears down Numba's and LLVM's
+    loaded code (up to half a second after the last line) killed the process by SIGINT
+    (status -2, nothing said) after a complete run: CPython restores the default SIGINT
+    action before its last clean-up, unless the signal is ignored.  (``signal`` is imported
+    with this module: importing it here took long enough to be interrupted itself.)"""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):      # not the main thread
+        pass
+
+
+def _run_guarded(module: str, prog: str) -> int:
+    """Run the command; its exit status (an error or Ctrl-C ends the process from here)."""
     code = 0
     try:
         import importlib
@@ -217,20 +249,12 @@ def run(module: str, prog: str, *, fast_exit: bool = False):
                 raise
         if sys.stdout is not None:
             sys.stdout.flush()
+        _ignore_late_interrupts()      # inside the try: a Ctrl-C just before it is caught
     except KeyboardInterrupt:
         interrupted(prog)
     except OSError as e:        # --help or --version to a full or closed stdout
         _output_error(prog, e)
-    code = code if isinstance(code, int) and not isinstance(code, bool) else 0
-    if fast_exit:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
-        else:
-            os._exit(code)
-    sys.exit(code)
+    return code if isinstance(code, int) and not isinstance(code, bool) else 0
 
 
 def kraken_solve():

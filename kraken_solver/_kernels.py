@@ -37,9 +37,11 @@ fourth hand it is dropped before ordering).  Elsewhere a card is not searched wh
 its searched twin gave, moved by the difference, already keeps it out of the window.
 
 Bounds at a trick boundary: the card points still to come, those of the trumps a team is sure
-to take counted for that team (``sure_trump_points``); the roem that can still fall, where
-that can decide something; and the pit only while D has lost no trick and the defenders hold
-no such trump.  They are tested after the table's probe, against the window its bounds narrowed.
+to take counted for that team (``sure_trump_points``), and those of the trick about to be led
+where the leader's side is sure to take it (``quick_trick_points``); the roem that can still
+fall, where that can decide something; and the pit only while D has lost no trick and the
+defenders hold no such trump nor such a trick.  They are tested after the table's probe,
+against the window its bounds narrowed.
 """
 
 from __future__ import annotations
@@ -634,6 +636,65 @@ def sure_trump_points(hands, dteam, trump, tab):
     pd = tab[((hands[dteam] | hands[dteam ^ 2]) >> (8 * trump)) & 0xFF]
     po = tab[((hands[dteam ^ 1] | hands[dteam ^ 3]) >> (8 * trump)) & 0xFF]
     return tab[512 + (pd & tab[256 + po])], tab[512 + (po & tab[256 + pd])]
+
+
+# the most ``quick_trick_points`` can be: a master and three lower cards of its suit (A T K Q:
+# 28 points), doubled under double spades
+QUICK_TRICK_MOST = 56
+
+
+@njit(cache=True, inline="always")
+def quick_trick_points(hands, leader, remaining, trump, pts, higher_than):
+    """Card points the leader's side is sure to take in the trick about to be led (``hands``:
+    int64[4]; ``remaining``: every card still held): the most, over the plain suits s that the
+    leader holds, in which the leader or the partner holds the master (no card of
+    ``remaining`` beats it) and in which neither opponent can ruff (each holds a card of s or
+    no trump), of the master's points plus the fewest points of s that each other player
+    holding s must follow with; 0 if there is none.
+
+    Exact as a bound: the leader leads the master, or the lowest card of s for the partner's
+    master.  An opponent holding s must follow with a card of s (rule 8a), which the master
+    beats; one void in s holds no trump, so cannot ruff, and discards.  The partner holding s
+    follows (the master, where it is the partner's); a partner void in s may trump, which
+    takes the trick for the same side.  So the side takes the trick with the master and at
+    least the fewest points of every hand that must follow to s; the cards counted are plain,
+    so none is among the sure trumps of ``sure_trump_points``, and the two add up."""
+    h = hands[leader]
+    o1 = hands[(leader + 1) & 3]
+    o3 = hands[(leader + 3) & 3]
+    tmask = 0xFF << (8 * trump)
+    best = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        sm = 0xFF << (8 * s)
+        if (h & sm) == 0:
+            continue
+        if ((o1 & sm) == 0 and (o1 & tmask) != 0) or ((o3 & sm) == 0 and (o3 & tmask) != 0):
+            continue
+        x = master_of(h & sm, remaining, higher_than)
+        holder = 0
+        if x < 0:
+            x = master_of(hands[leader ^ 2] & sm, remaining, higher_than)
+            holder = 2
+            if x < 0:
+                continue
+        v = pts[x]
+        for j in range(4):
+            if j == holder:
+                continue
+            f = hands[(leader + j) & 3] & sm
+            if f:
+                low = 1000
+                while f:
+                    c = lowest_bit_index(f)
+                    f &= f - 1
+                    if pts[c] < low:
+                        low = pts[c]
+                v += low
+        if v > best:
+            best = v
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -1345,6 +1406,21 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                 rest = last_bonus + REST[ply]
                 pit_left = pit if FL[k] == 0 else 0
                 d_sure, o_sure = sure_trump_points(hands, dteam, trump, trump_tab)
+                # the trick about to be led, where the leader's side is sure to take it
+                # (``quick_trick_points``), counts for that side too: worked out only where
+                # the most it can add (QUICK_TRICK_MOST points, twice that in a margin) could
+                # bring a bound to the window
+                fac = 1 if md == MODE_POINTS else 2
+                if (LD[k] & 1) == dteam:
+                    if fac * (d_sure + QUICK_TRICK_MOST) - (0 if md == MODE_POINTS else rest) \
+                            >= B[ply]:
+                        d_sure += quick_trick_points(hands, LD[k], remaining, trump, pts,
+                                                     higher_than)
+                elif md != MODE_ROEM and rest - fac * (o_sure + QUICK_TRICK_MOST) <= A[ply]:
+                    qt = quick_trick_points(hands, LD[k], remaining, trump, pts, higher_than)
+                    if qt > 0:
+                        o_sure += qt
+                        pit_left = 0
                 if md == MODE_POINTS:
                     lb = d_sure
                     ub = rest - o_sure

@@ -112,6 +112,25 @@ def test_ctrl_c_during_start_up_is_one_line_and_exit_130(tmp_path):
     assert outcomes.count(130) >= 3
 
 
+@linux
+def test_ctrl_c_after_the_last_line_never_kills_by_signal(tmp_path):
+    """A Ctrl-C in the half second after a complete run (the interpreter tearing down
+    Numba's and LLVM's code) killed kraken-bench by SIGINT: status -2 and not a word, after
+    its report was out.  Here the signal is sent as soon as the last line has been read: the
+    run ends with status 0 (the work was done) or 130 and its one line, never by signal."""
+    for attempt in range(3):
+        p = subprocess.Popen([tool("kraken-bench"), "--suite", "random-1-seed1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines = [p.stdout.readline() for _ in range(5)]
+        assert lines[-1].startswith("  values checksum"), lines
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        assert p.returncode in (0, 130), (attempt, p.returncode, err)
+        assert "Traceback" not in err, err
+        if p.returncode == 130:
+            assert err.strip().splitlines()[-1] == "kraken-bench: interrupted", err
+
+
 def test_ctrl_c_while_reading_is_one_line_and_exit_130(tmp_path, monkeypatch):
     """kraken-analyse and kraken-batch --input printed 'Aborted!' with exit 1."""
     import kraken_solver.dealfile as dealfile

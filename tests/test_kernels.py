@@ -385,6 +385,58 @@ def test_sure_trump_points_are_the_trumps_above_all_of_the_other_teams(double_sp
                 (trump, d, o)
 
 
+
+def most_points_forced_in_trick(hands, leader, trump, trump_rule, undertrump, double_spades):
+    """The most card points the leader's side can force into the trick about to be led and
+    still take it (tests/naive.py's rules; the leader and the partner choose, the opponents
+    try to take the trick or hold its points down); -1 where the opponents can always take
+    it.  hands: seat -> card names."""
+    def play(trick):
+        seat = naive.SEATS[(leader + len(trick)) % 4]
+        if len(trick) == 4:
+            if naive.SEATS.index(naive.trick_winner(trick, trump)) % 2 != leader % 2:
+                return -1
+            return sum(naive.card_points(c, trump, double_spades) for _, c in trick)
+        values = [play(trick + [(seat, c)]) for c in naive.legal_cards(
+            hands[seat], trick, seat, trump, trump_rule, undertrump)]
+        ours = naive.SEATS.index(seat) % 2 == leader % 2
+        return max(values) if ours else min(values)
+    return play([])
+
+
+@pytest.mark.parametrize("trump_rule,undertrump,double_spades", [
+    ("rotterdam", "forbidden", False), ("rotterdam", "forced", True),
+    ("amsterdam", "forbidden", True), ("amsterdam", "forced", False)])
+def test_quick_trick_points_are_forced_into_the_leaders_trick(trump_rule, undertrump,
+                                                              double_spades):
+    """``quick_trick_points`` (a plain master of the leader or the partner that no opponent
+    can ruff, with the fewest points each other holder of its suit must follow with) is never
+    more than the points the leader's side can force into the trick about to be led while
+    taking it, over every legal play of that trick by tests/naive.py's rules; and it is
+    above 0 on many of the random positions, and equal to that most on some."""
+    rng = np.random.default_rng(21)
+    positive = equal = 0
+    for i in range(600):
+        size = 1 + i % 4
+        cards = [int(c) for c in rng.permutation(32)[:4 * size]]
+        masks = np.array([sum(1 << c for c in cards[p * size:(p + 1) * size])
+                          for p in range(4)], dtype=np.int64)
+        trump = int(rng.integers(4))
+        leader = int(rng.integers(4))
+        pts, _, higher = K.card_tables(trump, double_spades)
+        remaining = int(masks[0] | masks[1] | masks[2] | masks[3])
+        qt = K.quick_trick_points(masks, leader, remaining, trump, pts, higher)
+        if qt == 0:
+            continue
+        hands = {naive.SEATS[p]: [card_name(c) for c in cards[p * size:(p + 1) * size]]
+                 for p in range(4)}
+        most = most_points_forced_in_trick(hands, leader, SUITS[trump], trump_rule,
+                                           undertrump, double_spades)
+        assert 0 < qt <= most, (hands, SUITS[trump], leader, qt, most)
+        positive += 1
+        equal += qt == most
+    assert positive >= 150 and equal >= 30, (positive, equal)
+
 def test_run_in_reach_is_three_ranks_in_a_row_through_the_card():
     """``run_in_reach`` (move ordering): some three ranks in a row of the suit led, the card's
     among them, are each on the table, the card itself or in the hand of a player still to
