@@ -32,7 +32,7 @@ from kraken_solver.cards import SEATS, SUITS
 from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import (DEAL_FIELDS, card_text, csv_bool, deal_fields,
+from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
                                       deal_heading, format_sheet, review_head, review_result,
                                       sheet_dict, sides_dict, suit_text, team_name)
 
@@ -168,8 +168,8 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
     if dr.final_score is not None:
         title = "the play"
     else:
-        title = (f"the play ({len(dr.reviews)} cards) and best play to the end (a principal "
-                 "variation by score: "
+        title = (f"the play ({count(len(dr.reviews), 'card')}) and best play to the end (a "
+                 "principal variation by score: "
                  f"{' '.join(card_text(c, ascii) for c in dr.continuation)})")
     if dr.sheet is not None:
         out.append("")
@@ -468,7 +468,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                     click.echo("")
                 click.echo(deal_heading(i, spec))
                 click.echo(format_review(dr, ascii=ascii_))
-            click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
+            click.echo(f"{PROG}: deal {i} ({spec.where}): {count(len(dr.reviews), 'card')} in "
                        f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
             if plot is not None:
                 path = plot_path(plot, i, several)
@@ -493,7 +493,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
     click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
                f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
     if plot_errors:
-        raise KrakenError(f"{len(plot_errors)} of {i} plots could not be written "
+        raise KrakenError(f"{len(plot_errors)} of {count(i, 'plot')} could not be written "
                           f"(the first: {plot_errors[0]})")
 
 

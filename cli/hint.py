@@ -30,7 +30,7 @@ from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.cards import SEATS, cards_of
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import (DEAL_FIELDS, card_text, csv_bool, deal_fields,
+from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
                                       suit_text, team_name)
 
 PROG = "kraken-hint"
@@ -123,10 +123,10 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
         lines.append(f"Layouts: all {h.layouts:,} consistent with what {h.seat} saw, solved "
                      "(exact)")
     else:
-        count = (f"{h.consistent:,} consistent" if h.consistent is not None else
-                 f"{h.allowed_by_play:,} allowed by the play, about "
-                 f"{h.consistent_estimate:,.0f} of them giving the declared roem")
-        lines.append(f"Layouts: {count};")
+        counted = (f"{h.consistent:,} consistent" if h.consistent is not None else
+                   f"{h.allowed_by_play:,} allowed by the play, about "
+                   f"{h.consistent_estimate:,.0f} of them giving the declared roem")
+        lines.append(f"Layouts: {counted};")
         lines.append(f"  {h.layouts:,} of them drawn at random (seed {h.seed}) and solved "
                      "(sampled)")
     lines.append("Values: mean over the layouts of each card's double-dummy value, points, "
@@ -242,7 +242,7 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
             for i, (spec, obs) in enumerate(zip(specs, observations), start=1):
                 h = _hint_one(spec, obs, stack, pool_box, samples=samples, seed=seed,
                               objective=objective, both=not no_points, workers=workers,
-                              scheduler=scheduler, quiet=quiet, index=i, count=len(specs))
+                              scheduler=scheduler, quiet=quiet, index=i, deals=len(specs))
                 if as_json:
                     click.echo(json.dumps(hint_dict(h, spec, i), ensure_ascii=False))
                 elif as_csv:
@@ -254,9 +254,9 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
                     click.echo(f"=== Deal {i}: {spec.where} ===")
                     click.echo(format_hint(h, obs, ascii=ascii_))
                 if not quiet:
-                    click.echo(f"{PROG}: deal {i} ({spec.where}): {h.layouts:,} layouts in "
-                               f"{h.seconds:.2f} s, {h.nodes:,} nodes, {h.workers} worker"
-                               f"{'s' if h.workers != 1 else ''}", err=True)
+                    click.echo(f"{PROG}: deal {i} ({spec.where}): "
+                               f"{count(h.layouts, 'layout')} in {h.seconds:.2f} s, "
+                               f"{h.nodes:,} nodes, {count(h.workers, 'worker')}", err=True)
         if not quiet and len(specs) > 1:
             click.echo(f"{PROG}: {len(specs)} deals in {time.perf_counter() - t0:.2f} s",
                        err=True)
@@ -269,7 +269,7 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
 
 
 def _hint_one(spec, obs, stack, pool_box, *, samples, seed, objective, both, workers,
-              scheduler, quiet, index, count):
+              scheduler, quiet, index, deals):
     """The hint of one deal; opens the pool (kept in ``pool_box[0]`` for the next deals,
     closed by ``stack``) when the first job worth one comes."""
     from kraken_solver.batch import make_pool
@@ -289,7 +289,7 @@ def _hint_one(spec, obs, stack, pool_box, *, samples, seed, objective, both, wor
         from tqdm import tqdm
         bar = tqdm(total=len(plan.chosen), unit="layout", file=sys.stderr, delay=1.0,
                    dynamic_ncols=True, leave=False,
-                   desc=f"deal {index}/{count}" if count > 1 else None)
+                   desc=f"deal {index}/{deals}" if deals > 1 else None)
     try:
         return solve_plan(plan, objective=objective, samples=samples, seed=seed, both=both,
                           pool=pool if len(plan.chosen) > SMALL_JOB else None, progress=bar,

@@ -19,6 +19,7 @@ __all__ = ["Analysis", "suit_text", "card_text", "hand_diagram", "format_tricks"
            "analysis_csv_rows", "team_name", "format_sheet", "sheet_dict", "format_full_table",
            "full_table_dict", "TABLE_CSV_FIELDS", "full_table_csv_rows", "csv_bool",
            "DEAL_FIELDS", "deal_fields", "points_sum", "review_head", "review_result",
+           "count",
            "cards_text", "deal_heading"]
 
 #: the columns every CSV of kraken-solve, kraken-analyse and kraken-hint starts with, one
@@ -124,6 +125,13 @@ class Analysis:
 
 
 # ------------------------------------------------------------------------- small pieces
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, in the singular for one: ``count(1, "deal")`` is ``"1 deal"``,
+    ``count(1152, "deal")`` ``"1,152 deals"`` (``plural`` when it is not noun + s).  Every
+    message that counts says what it counts, in the right number."""
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
 def suit_text(suit: int, ascii: bool = False) -> str:
     """Suit 0..3 -> ``"♠"`` (or ``"S"`` with ``ascii=True``)."""
     letter = SUITS[suit]
@@ -357,7 +365,7 @@ def sheet_title(a: Analysis) -> str:
         return "the principal variation"
     if a.to_move is None:
         return "the play"
-    return f"the play ({len(a.spec.played)} cards) and the principal variation"
+    return f"the play ({count(len(a.spec.played), 'card')}) and the principal variation"
 
 
 def _remaining_hands(a: Analysis) -> list[int]:
@@ -467,7 +475,7 @@ def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
             o_tot += t.points + t.roem
     if spec.played:
         out.append("")
-        out.append(f"Played so far ({len(spec.played)} cards):")
+        out.append(f"Played so far ({count(len(spec.played), 'card')}):")
         if a.played_tricks:
             out.append(format_tricks(a.played_tricks, first=first, ascii=ascii))
         if a.current_trick:

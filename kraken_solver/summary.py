@@ -481,7 +481,8 @@ TABLE_TITLES = (
 def format_summary(s: Summary, source: str | None = None) -> str:
     """The summary as text tables (scores and points in points, probabilities 0..1).  With
     one rules group the tables leave out the ``rules`` column (the head line names it)."""
-    head = f"{s.deals} deals x 4 trumps = {s.rows} rows"
+    from .formatting import count
+    head = f"{count(s.deals, 'deal')} x 4 trumps = {count(s.rows, 'row')}"
     if source:
         head = f"{source}: {head}"
     mixed = len(s.rules_names) > 1

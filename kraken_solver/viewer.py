@@ -52,6 +52,7 @@ from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, parse_card, parse_s
                     sort_for_display)
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, KrakenError, RulesError
+from .formatting import count
 from .roem import declared_melds
 from .rules import MULTIPLIERS, PRESETS, Rules, as_rules
 
@@ -208,7 +209,7 @@ def read_query(params, *, need_trump: bool = False) -> Query:
     words = [w for w in _SEP.split(p) if w]
     if len(words) > 32:
         raise KrakenError("at most 32 cards are played in a deal", source="play",
-                          token=f"{len(words)} cards")
+                          token=count(len(words), "card"))
     played = []
     for i, w in enumerate(words):
         try:
@@ -731,7 +732,7 @@ def deal_entry(spec, index: int) -> dict:
     if double != 1:
         parts.append(f"\u00d7{double}")
     if spec.played:
-        parts.append(f"{len(spec.played)} cards played")
+        parts.append(f"{count(len(spec.played), 'card')} played")
     return {"index": index, "where": spec.where, "label": " \u00b7 ".join(parts),
             "params": words}
 

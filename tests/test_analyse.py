@@ -16,6 +16,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -614,3 +615,15 @@ def test_analyse_play_takes_played_as_solve_does():
     as_list = analyse_play(HAND_DEAL, "C", "N", played=HAND_PLAY_N_ERRS)
     text = " ".join(str(c) for c in HAND_PLAY_N_ERRS)
     assert analyse_play(HAND_DEAL, "C", "N", played=text) == as_list
+
+
+def test_cli_counts_one_card_in_the_singular(tmp_path):
+    """'1 cards in' on stderr and 'the play (1 cards)' in the review of one card played."""
+    p = write(tmp_path, '[Deal "N:A7... K8... .78.. ..78."]\n[Trump "C"]\n[First "N"]\n'
+                        '[Play "N"]\nSA\n')
+    res = run(p, "--ascii")
+    assert res.exit_code == 0, res.output
+    assert "the play (1 card) and best play to the end" in res.stdout
+    assert "cards" not in res.stdout.split("best play to the end")[0]
+    assert re.search(r"deal 1 \(.*\): 1 card in \d+\.\d{3} s, [\d,]+ nodes", res.stderr), \
+        res.stderr

@@ -205,7 +205,7 @@ def test_cli_progress_only_on_a_terminal_and_version():
     res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed3", "--objective", "points"])
     assert res.exit_code == 0, res.output
     assert res.stderr == ""
-    assert "suite random-1-seed3: 1 deals x 4 trumps = 4 solves" in res.stdout
+    assert "suite random-1-seed3: 1 deal x 4 trumps = 4 solves" in res.stdout
     from kraken_solver import __version__
     res = CliRunner().invoke(bench_main, ["--version"])
     assert res.exit_code == 0 and __version__ in res.stdout

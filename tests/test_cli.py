@@ -600,3 +600,20 @@ def test_no_json_of_the_tools_holds_an_unlabelled_pair():
         assert list(number_pairs(d)) == [], name
     hint_doc = next(d for n, d in docs if n == "hint")
     assert set(hint_doc["declared"]) == {"playing_team", "defenders"}
+
+
+def test_count_says_what_it_counts_in_the_right_number(tmp_path):
+    """Messages count with formatting.count: '1 deal', '18 chunks', '1,152 deals'."""
+    from kraken_solver.formatting import count
+    assert count(1, "deal") == "1 deal"
+    assert count(0, "deal") == "0 deals"
+    assert count(18, "chunk") == "18 chunks"
+    assert count(1152, "deal") == "1,152 deals"
+    assert count(2, "index", "indices") == "2 indices"
+    # kraken-solve of a deal with one card played: '(1 card)', never '(1 cards)'
+    p = write(tmp_path, '[Deal "N:A7... K8... .78.. ..78."]\n[Trump "C"]\n[First "N"]\n'
+                        '[Play "N"]\nSA\n')
+    res = run(p, "--ascii")
+    assert res.exit_code == 0, res.output
+    assert "Played so far (1 card):" in res.stdout
+    assert "1 cards" not in res.stdout
