@@ -27,11 +27,11 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
 from kraken_solver.cli.params import AsciiChoice
-from kraken_solver.cards import SEATS, cards_of
+from kraken_solver.cards import SEATS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
-                                      suit_text, team_name)
+                                      hand_line, suit_text, team_name)
 
 PROG = "kraken-hint"
 
@@ -93,16 +93,6 @@ def format_play(obs, *, ascii: bool = False) -> list[str]:
     return out
 
 
-def _hand_line(mask: int, trump: int, ascii: bool) -> str:
-    from kraken_solver.cards import card_power
-    parts = []
-    for s in range(4):
-        cs = sorted((c for c in cards_of(mask) if c >> 3 == s), key=lambda c: -card_power(c, trump))
-        parts.append(f"{suit_text(s, ascii)} " + (" ".join(card_text(c, True)[1] for c in cs)
-                                                   or "-"))
-    return "  ".join(parts)
-
-
 def format_hint(h, obs, *, ascii: bool = False) -> str:
     """The text report of one hint: who is to play, their hand, the rules, trump and hand
     roem, the play so far, how many layouts were solved, and the table of the legal cards."""
@@ -114,7 +104,7 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
     team = d_team if h.side == "playing team" else o_team
     lines = [f"{h.seat} to play: trick {trick}, {what}; {h.seat} plays for the {h.side} "
              f"{team} (first player {h.first})",
-             f"{h.seat}'s hand now: {_hand_line(obs.hand & ~gone, obs.trump, ascii)}",
+             f"{h.seat}'s hand now: {hand_line(obs.hand & ~gone, obs.trump, ascii)}",
              f"Trump: {suit_text(obs.trump, ascii)}; rules {h.rules.name}"
              + (f"; hand roem declared: {d_team} {h.declared[0]}, {o_team} {h.declared[1]}"
                 if h.declared is not None else "")]

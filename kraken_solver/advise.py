@@ -393,13 +393,13 @@ def format_advice(a: Advice, *, ascii: bool = False) -> str:
     """The advice as text: whose side it is for, a table per trump, and the recommendation
     or the doubling advice, with how sure it is (within noise, or too few samples to tell)."""
     from .cards import SUIT_SYMBOLS
+    from .formatting import hand_line
 
     def sym(s):
         return s if ascii else SUIT_SYMBOLS[s]
 
     team = "N-S" if SEATS.index(a.first) % 2 == 0 else "E-W"
-    lines = [f"Hand of {a.seat}: " + "  ".join(
-        f"{sym(SUITS[i])} {part or '-'}" for i, part in enumerate(a.hand.split("."))),
+    lines = [f"Hand of {a.seat}: {hand_line(parse_hand(a.hand), ascii=ascii)}",
         f"First player {a.first} (playing team {team}); rules {a.rules.name}; "
         f"{a.samples} sample{'s' if a.samples != 1 else ''}, seed {a.seed}"]
     if a.side == "playing team":

@@ -19,7 +19,7 @@ __all__ = ["Analysis", "suit_text", "card_text", "hand_diagram", "format_tricks"
            "analysis_csv_rows", "team_name", "format_sheet", "sheet_dict", "format_full_table",
            "full_table_dict", "TABLE_CSV_FIELDS", "full_table_csv_rows", "csv_bool",
            "DEAL_FIELDS", "deal_fields", "points_sum", "review_head", "review_result",
-           "count",
+           "count", "hand_line",
            "cards_text", "deal_heading"]
 
 #: the columns every CSV of kraken-solve, kraken-analyse and kraken-hint starts with, one
@@ -164,6 +164,14 @@ def _suit_ranks(mask: int, suit: int, trump: int | None) -> str:
     else:
         cards.sort(key=lambda c: -card_power(c, trump))
     return " ".join(RANKS[c & 7] for c in cards) if cards else "-"
+
+
+def hand_line(mask: int, trump: int | None = None, ascii: bool = False) -> str:
+    """A hand on one line, the suits S H D C two spaces apart, each its symbol and its ranks
+    one space apart as in :func:`hand_diagram` (``"♠ A T 7  ♥ -  ♦ -  ♣ T 8 7"``; ``-`` a
+    void; trump order for ``trump``, A K Q J T 9 8 7 without one).  ``mask``: a 32-bit card
+    mask.  Every tool that shows one hand in a line (kraken-advise, kraken-hint) uses it."""
+    return "  ".join(f"{suit_text(s, ascii)} {_suit_ranks(mask, s, trump)}" for s in range(4))
 
 
 def _hand_block(mask: int, label: str, trump, ascii) -> list[str]:
