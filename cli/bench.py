@@ -22,6 +22,10 @@ from kraken_solver.formatting import count
 from kraken_solver.outputs import check_outputs, write_text
 
 
+#: --check lists this many differences, then says how many more there are
+MISMATCHES_LISTED = 20
+
+
 @click.command(name="kraken-bench", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--suite", default="random-100-seed1", show_default=True,
               help="random-N-seedS (N seeded full deals), or a deal file NAME.txt such as "
@@ -103,8 +107,14 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
         sys.exit(1)
     if check_path:
         if problems:
-            for p in problems[:20]:
+            for p in problems[:MISMATCHES_LISTED]:
                 click.echo(f"kraken-bench: MISMATCH {p}", err=True)
+            if len(problems) > MISMATCHES_LISTED:
+                more = len(problems) - MISMATCHES_LISTED
+                click.echo(f"kraken-bench: ... and "
+                           f"{count(more, 'more mismatch', 'more mismatches')} not listed "
+                           f"({len(problems):,} in all; --json FILE writes the run's values "
+                           "to compare)", err=True)
             sys.exit(1)
         ran, stored = len(report["values"]), len(expected["values"])
         if ran == stored:
