@@ -23,8 +23,9 @@ words ``samples`` (1 to :data:`MAX_VIEW_SAMPLES`), ``job`` and ``client`` beside
 position's), ``/api/hint/progress?job=NAME`` (layouts solved of how many), POST
 ``/api/hint/cancel`` (``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file
 text -> its deals).  Bad input gets status 400 and ``{"error": "...", "field": "..."}`` with
-the message the command-line tools print; a hint that was cancelled or replaced by a later
-request of the same page gets 409 with ``"cancelled": true``.
+the message the command-line tools print, and so does a query word the endpoint does not read
+(:data:`ENDPOINT_WORDS`: a misspelt word is never ignored); a hint that was cancelled or
+replaced by a later request of the same page gets 409 with ``"cancelled": true``.
 
 One :class:`BoardSolver` a server process owns the :class:`~kraken_solver.solver.Searcher`
 (its transposition table is reused while the user explores a deal) behind a lock: a Searcher
@@ -144,6 +145,32 @@ def query_params(q: Query) -> dict:
     if q.played:
         out["play"] = " ".join(card_str(c) for c in q.played)
     return out
+
+
+#: the query words of a position (:func:`read_query`)
+POSITION_WORDS = ("deal", "trump", "first", "rules", "double", "play")
+#: the words each endpoint reads; any other word is refused (400), so that a misspelt one
+#: (``played=`` for ``play=``) is never silently ignored
+ENDPOINT_WORDS = {
+    "/api/info": (),
+    "/api/state": POSITION_WORDS + ("objective",),
+    "/api/values": POSITION_WORDS + ("objective",),
+    "/api/trumps": POSITION_WORDS + ("objective",),
+    "/api/line": POSITION_WORDS + ("objective",),
+    "/api/hint": POSITION_WORDS + ("objective", "samples", "job", "client"),
+    "/api/hint/progress": ("job",),
+}
+
+
+def check_words(params, path: str) -> None:
+    """Raises KrakenError naming the first query word of ``params`` that endpoint ``path``
+    does not read (:data:`ENDPOINT_WORDS`), and listing those it reads: ``query: unknown word;
+    /api/values reads deal, trump, ... (got 'played')``.  Endpoints not listed read none."""
+    allowed = ENDPOINT_WORDS.get(path, ())
+    for name in params:
+        if name not in allowed:
+            reads = f"reads {', '.join(allowed)}" if allowed else "reads no query word"
+            raise KrakenError(f"unknown word; {path} {reads}", source="query", token=name)
 
 
 def _field_error(err: KrakenError, name: str) -> KrakenError:
@@ -886,6 +913,15 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
     @app.get("/")
     def index():
         return Response(page_html(), mimetype="text/html")
+
+    @app.before_request
+    def known_words():
+        if request.path.startswith("/api/"):
+            try:
+                check_words(request.args, request.path)
+            except KrakenError as e:
+                return fail(e)
+        return None
 
     @app.get("/api/info")
     def info():

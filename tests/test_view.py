@@ -219,6 +219,33 @@ def test_api_errors_are_json(client):
     assert r.status_code == 403 and "loopback" in r.get_json()["error"]
 
 
+def test_unknown_query_words_are_refused(client):
+    """``played=`` for ``play=`` was silently ignored: 200 and the values before the card."""
+    status, body = _get(client, "/api/values", deal=DEAL, trump="H", played="SA")
+    assert status == 400 and body == {
+        "error": "query: unknown word; /api/values reads deal, trump, first, rules, double, "
+                 "play, objective (got 'played')", "field": None}
+    good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
+            "play": "SA", "objective": "points"}
+    for path, words in viewer.ENDPOINT_WORDS.items():
+        r = client.get(path, query_string={**{w: good.get(w, "x") for w in words},
+                                           "Play": "SA"})
+        status, body = r.status_code, r.get_json()
+        assert status == 400, (path, body)
+        assert body["error"].startswith(f"query: unknown word; {path} reads ")
+        assert body["error"].endswith("(got 'Play')") and body["field"] is None
+    status, body = _get(client, "/api/info", deal=DEAL)
+    assert status == 400 and body["error"] == ("query: unknown word; /api/info reads no query "
+                                               "word (got 'deal')")
+    # every word each endpoint reads is still read
+    for path in ("/api/state", "/api/values", "/api/trumps", "/api/line"):
+        status, body = _get(client, path, **good)
+        assert status == 200, (path, body)
+    assert _get(client, "/api/info")[0] == 200
+    status, body = _get(client, "/api/hint/progress", job="nothing-here")
+    assert body is not None and "unknown word" not in json.dumps(body)
+
+
 def test_parse_gives_the_cli_messages(client):
     bad = "N:AKQJ.T98.7.A KQ.J98.T7.KQ 9.KQJ.AQ.JT9 T87.A7.KJ98.7 trump=H"
     r = client.post("/api/parse", json={"text": bad})
@@ -369,6 +396,33 @@ def test_cli_export(tmp_path):
     link.symlink_to("/dev/null")
     r = CliRunner().invoke(view_cli.main, ["--random", "5", "--export", str(link)])
     assert r.exit_code == 1 and "a character device" in r.output
+
+
+def test_the_first_run_notice_comes_only_with_a_compile(tmp_path, monkeypatch):
+    """Every start said 'loading the solver (the very first run compiles it: about a
+    minute)', a warm cache too: now the other commands' notice, only when Numba compiles."""
+    from kraken_solver.kernel_cache import FIRST_RUN_MESSAGE
+    real = BoardSolver.warm
+
+    def compiling(self):
+        from numba import njit
+
+        @njit  # a new function each call: Numba must compile it
+        def fresh(x):
+            return x + 1
+        fresh(1)
+        return real(self)
+    monkeypatch.setattr(BoardSolver, "warm", compiling)
+    r = CliRunner().invoke(view_cli.main, ["--random", "5", "--export", str(tmp_path / "a.html")])
+    assert r.exit_code == 0, r.output
+    err = r.stderr.splitlines()
+    assert err[0] == f"kraken-view: {FIRST_RUN_MESSAGE}" and r.stderr.count("first run") == 1
+    assert err[1].startswith("kraken-view: solver ready in ") and "loading" not in r.stderr
+    monkeypatch.setattr(BoardSolver, "warm", real)
+    r = CliRunner().invoke(view_cli.main, ["--random", "5", "--export", str(tmp_path / "b.html")])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("kraken-view: solver ready in ") and "first run" not in r.stderr
+    assert "loading" not in r.stderr and "compile" not in r.stderr
 
 
 def test_cli_random_is_batch_deal_zero():
