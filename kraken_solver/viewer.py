@@ -277,14 +277,25 @@ def team_name(seat: int) -> str:
     return "N-S" if seat % 2 == 0 else "E-W"
 
 
+#: how the page writes a rank (view.js's RANK_SHOWN): the ten as "10", the others as their
+#: letter or digit
+RANK_SHOWN = {"T": "10"}
+
+
+def rank_shown(rank: str) -> str:
+    """A rank as the page shows it on its cards: ``"T"`` -> ``"10"``, ``"K"`` -> ``"K"``."""
+    return RANK_SHOWN.get(rank, rank)
+
+
 def melds_of(deal: Deal, trump: int | None, first: int, rules: Rules) -> list[dict]:
     """The hand roem declared (RULES.md rules 12-17), meld by meld.
 
     One dict a meld: ``seat``, ``kind`` (``"run"``, ``"four"``, ``"stuk"``), ``cards``
-    (card texts), ``text`` (``"run ♠ 8 9 T"``), ``value`` (points) and ``counts`` (rule 15:
-    only the team of the best meld scores its melds; stuk always counts, rule 16).  The
-    counting values add up to :func:`~kraken_solver.solver.hand_roem`.  Empty when the rules
-    have no hand roem.  Stuk needs a trump (none is listed without)."""
+    (card texts), ``text`` (``"run ♠ 8 9 10"``: the ranks as the page's cards show them,
+    :func:`rank_shown`), ``value`` (points) and ``counts`` (rule 15: only the team of the
+    best meld scores its melds; stuk always counts, rule 16).  The counting values add up to
+    :func:`~kraken_solver.solver.hand_roem`.  Empty when the rules have no hand roem.  Stuk
+    needs a trump (none is listed without)."""
     symbols = "\u2660\u2665\u2666\u2663"
     out = []
     for m in declared_melds(deal.hands, 0 if trump is None else trump, first, rules):
@@ -296,7 +307,8 @@ def melds_of(deal: Deal, trump: int | None, first: int, rules: Rules) -> list[di
         elif m.kind == "stuk":
             text = f"stuk {symbols[suit]} K Q"
         else:
-            text = f"{m.kind} {symbols[suit]} " + " ".join(RANKS[c % 8] for c in m.cards)
+            text = f"{m.kind} {symbols[suit]} " + " ".join(rank_shown(RANKS[c % 8])
+                                                            for c in m.cards)
         out.append({"seat": SEATS[m.seat], "kind": m.kind,
                     "cards": [card_str(c) for c in m.cards], "text": text,
                     "value": m.value, "counts": m.counts})

@@ -160,6 +160,21 @@ def test_melds_describe_runs_and_fours():
     assert melds_of(Position(deal, 1, 0).deal, 1, 0, Rules.preset("klaverjas-rotterdam")) == []
 
 
+def test_meld_texts_write_the_ten_as_the_cards_do(client):
+    """The meld text said 'run ♦ 9 T J' beside cards that show '10': one way on the page."""
+    deal = "N:JT9... Q87... AK.A.. ..AK.A"
+    melds = melds_of(Position(deal, 1, 0).deal, 1, 0, Rules())
+    assert [(m["seat"], m["text"], m["cards"]) for m in melds] == [
+        ("N", "run \u2660 9 10 J", ["S9", "ST", "SJ"])]
+    status, body = _get(client, "/api/state", deal=deal, trump="H")
+    assert status == 200 and [m["text"] for m in body["melds"]] == ["run \u2660 9 10 J"]
+    # the page's own rank texts (view.js) are the ones rank_shown gives
+    js = (ROOT / "kraken_solver" / "web" / "view.js").read_text()
+    assert 'const RANK_SHOWN = { T: "10" };' in js and viewer.RANK_SHOWN == {"T": "10"}
+    assert [viewer.rank_shown(r) for r in "789TJQKA"] == ["7", "8", "9", "10", "J", "Q", "K",
+                                                         "A"]
+
+
 # ------------------------------------------------------------------------------- API
 def _get(client, path, **words):
     r = client.get(path, query_string=words)
