@@ -490,8 +490,8 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                     click.echo(f"{PROG}: wrote {path}", err=True)
     skipped.report(warn)            # tags first seen beyond the look-ahead, if any
     total = time.perf_counter() - t0
-    click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
-               f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
+    click.echo(f"{PROG}: {load.describe()}, then reviewed {count(i, 'deal')} in "
+               f"{total:.3f} s, {nodes:,} nodes", err=True)
     if plot_errors:
         raise KrakenError(f"{len(plot_errors)} of {count(i, 'plot')} could not be written "
                           f"(the first: {plot_errors[0]})")

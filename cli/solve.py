@@ -34,7 +34,7 @@ from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (CSV_FIELDS, TABLE_CSV_FIELDS, Analysis,
-                                      analysis_csv_rows, analysis_dict, format_analysis,
+                                      analysis_csv_rows, analysis_dict, count, format_analysis,
                                       deal_heading, format_full_table, full_table_csv_rows,
                                       full_table_dict, hand_diagram)
 
@@ -272,8 +272,8 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
                    err=True)
     skipped.report(warn)            # tags first seen beyond the look-ahead, if any
     total = time.perf_counter() - t0
-    click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
-               f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
+    click.echo(f"{PROG}: {load.describe()}, then solved {count(i, 'deal')} in "
+               f"{total:.3f} s, {nodes:,} nodes", err=True)
 
 if __name__ == "__main__":  # pragma: no cover
     from kraken_solver.cli import kraken_solve

@@ -406,12 +406,16 @@ def test_the_commands_print_the_notice_before_compiling(tmp_path, monkeypatch):
         err = res.stderr.splitlines()
         prog = "kraken-solve" if run is solve_run else "kraken-analyse"
         assert err[0] == f"{prog}: {FIRST_RUN_MESSAGE}" and res.stderr.count("first run") == 1
-        assert "search kernels compiled (now cached for later runs)" in err[-1]
+        assert re.fullmatch(rf"{prog}: compiled the search kernels in \d+\.\d+ s \(cached for "
+                            r"later runs\), then (solved|reviewed) 1 deal in \d+\.\d{3} s, "
+                            r"[\d,]+ nodes", err[-1]), err[-1]
     # warm (nothing to compile): no notice, and the closing line says the cache served
     monkeypatch.setattr(kc, "_warm_up", real)
     res = solve_run(p)
     assert "first run" not in res.stderr
-    assert "search kernels loaded from Numba's cache" in res.stderr
+    assert re.fullmatch(r"kraken-solve: loaded the search kernels from Numba's cache in "
+                        r"\d+\.\d+ s, then solved 1 deal in \d+\.\d{3} s, [\d,]+ nodes",
+                        res.stderr.splitlines()[-1]), res.stderr
     # a typo is reported before anything is compiled
     monkeypatch.setattr(kc, "_warm_up", lambda: (_compile_something(), real()))
     p.write_text(p.read_text() + '[Deal "N:AK... QJ... T9... 8X..."]\n')
