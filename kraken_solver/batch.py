@@ -66,6 +66,7 @@ Pit
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import hashlib
@@ -331,6 +332,34 @@ def _run_in_slot(fn, slot: int, task):
         set_progress_reporter(None)
 
 
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C and SIGTERM back while the block runs, then deliver them: the pool forks
+    its workers inside.  A signal during a fork (tens of ms for a process with the kernels
+    loaded) was otherwise handled inside an at-fork hook (the logging module's), where the
+    KeyboardInterrupt was printed as 'Exception ignored' and lost: the run went on as if
+    nothing had been pressed.  Inside the block the signals are only noted; after it the
+    handlers in place before are restored and each noted signal raised again.  (Only in the
+    main thread, where Python runs signal handlers; elsewhere the block runs as it is.)"""
+    noted = []
+    old = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, lambda signum, _frame: noted.append(signum))
+    except ValueError:          # not the main thread
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        for sig in dict.fromkeys(noted):
+            signal.raise_signal(sig)
+
+
 def _mp_context():
     import multiprocessing as mp
     # fork: the workers inherit the loaded kernels (warm_kernels in the parent first)
@@ -426,7 +455,9 @@ class WorkerPool:
                     return
                 slot = free.pop()
                 slots[slot] = 0
-                pending[self._ex.submit(_run_in_slot, fn, slot, task)] = slot
+                with _interrupts_held():    # the first submit forks the workers
+                    future = self._ex.submit(_run_in_slot, fn, slot, task)
+                pending[future] = slot
 
         fill()
         while pending:

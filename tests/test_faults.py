@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 
@@ -86,6 +87,35 @@ def whole(tmp_path_factory):
 
 
 # ----------------------------------------------------------------- interrupts and outputs
+@linux
+def test_ctrl_c_while_the_pool_forks_is_not_lost(tmp_path):
+    """A Ctrl-C (or SIGTERM) that came while the pool forked its workers was handled in
+    the logging module's at-fork hook: 'Exception ignored ... KeyboardInterrupt' on stderr,
+    and the batch ran on to the end with status 0."""
+    script = tmp_path / "fork.py"
+    script.write_text(textwrap.dedent("""
+        import os, signal, sys
+        from kraken_solver.batch import WorkerPool
+        # the signal comes just before the fork, as a Ctrl-C pressed during it does
+        os.register_at_fork(before=lambda: os.kill(os.getpid(), getattr(signal, sys.argv[1])))
+        if sys.argv[1] == "SIGTERM":
+            def term(signum, frame):
+                raise KeyboardInterrupt
+            signal.signal(signal.SIGTERM, term)
+        try:
+            with WorkerPool(1) as pool:
+                print(list(pool.run(abs, [-1])))
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+    """))
+    for sig in ("SIGINT", "SIGTERM"):
+        r = subprocess.run([sys.executable, str(script), sig], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0 and r.stdout == "interrupted\n", (sig, r.stdout, r.stderr)
+        assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
 @linux
 def test_ctrl_c_during_start_up_is_one_line_and_exit_130(tmp_path):
     """Ctrl-C while numpy, Numba and the kernels load gave a KeyboardInterrupt traceback."""
