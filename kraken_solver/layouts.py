@@ -520,7 +520,6 @@ class Layouts:
         # a fixed order: by the seats that may hold the cards
         self.types = [(key, np.array(cs, dtype=np.int64)) for key, cs in sorted(groups.items())]
         self._type_lists = [cs.tolist() for _, cs in self.types]
-        self._suffix: dict = {}
         self._opts: dict = {}
         self._check_feasible()
 
@@ -529,21 +528,7 @@ class Layouts:
         """Layouts of the types ``t..`` with ``needs`` (per seat 0..3) still to fill."""
         if t == len(self.types):
             return 1 if not any(needs) else 0
-        key = (t, needs)
-        got = self._suffix.get(key)
-        if got is not None:
-            return got
-        seats, cards = self.types[t]
-        total = 0
-        for comp in _compositions(len(cards), [needs[s] for s in seats]):
-            rest = list(needs)
-            for s, k in zip(seats, comp):
-                rest[s] -= k
-            sub = self._count_from(t + 1, tuple(rest))
-            if sub:
-                total += _multinomial(len(cards), comp) * sub
-        self._suffix[key] = total
-        return total
+        return self._options(t, needs)[2]
 
     def count_plays(self) -> int:
         """The exact number of layouts that make every play legal (and hold the known cards),
