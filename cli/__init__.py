@@ -67,10 +67,17 @@ def stdout_closed() -> bool:
         getattr(sys.stdout, "closed", False)
 
 
+#: True in a tool's own process (set by :func:`run`): only there may the end of a command
+#: ignore SIGINT for good; a caller that runs a command in its own process (CliRunner, a
+#: script) keeps its Ctrl-C
+_TOOL_PROCESS = False
+
+
 def interrupted(prog: str, *, newline: bool = True):
     """End the tool after Ctrl-C: one line on stderr (after a line break that ends the
     terminal's ``^C``, unless ``newline`` is False), exit status 130."""
-    _ignore_late_interrupts()
+    if _TOOL_PROCESS:
+        _ignore_late_interrupts()
     try:
         sys.stderr.write(f"{chr(10) if newline else ''}{prog}: interrupted\n")
         sys.stderr.flush()
@@ -192,6 +199,8 @@ def run(module: str, prog: str, *, fast_exit: bool = False):
     down Numba's and LLVM's loaded code and about 100,000 objects: 0.5 s of a 1.8 s one-deal
     ``kraken-solve`` run.  Only for a tool that writes nothing but stdout and stderr; an
     error, Ctrl-C or a stream that cannot be flushed ends the usual way."""
+    global _TOOL_PROCESS
+    _TOOL_PROCESS = True
     _keep_standard_fds()
     try:
         code = _run_guarded(module, prog)

@@ -87,6 +87,24 @@ def whole(tmp_path_factory):
 
 
 # ----------------------------------------------------------------- interrupts and outputs
+def test_an_interrupted_command_leaves_its_callers_ctrl_c_alone():
+    """A command run inside another program (CliRunner, a script) that ended on Ctrl-C left
+    SIGINT ignored in that program for good, and so in every process it started after (the
+    start-up test's tools then ran through every Ctrl-C): only a tool's own process ignores
+    a late Ctrl-C."""
+    from kraken_solver.cli import guard_output
+
+    @guard_output("kraken-test", needs_stdout=False)
+    def stopped():
+        raise KeyboardInterrupt
+    before = signal.getsignal(signal.SIGINT)
+    assert before is signal.default_int_handler
+    with pytest.raises(SystemExit) as e:
+        stopped()
+    assert e.value.code == 130
+    assert signal.getsignal(signal.SIGINT) is before
+
+
 @linux
 def test_ctrl_c_while_the_pool_forks_is_not_lost(tmp_path):
     """A Ctrl-C (or SIGTERM) that came while the pool forked its workers was handled in
