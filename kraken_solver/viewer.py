@@ -159,14 +159,16 @@ ENDPOINT_WORDS = {
     "/api/line": POSITION_WORDS + ("objective",),
     "/api/hint": POSITION_WORDS + ("objective", "samples", "job", "client"),
     "/api/hint/progress": ("job",),
+    "/api/hint/cancel": (),
+    "/api/parse": (),
 }
 
 
 def check_words(params, path: str) -> None:
     """Raises KrakenError naming the first query word of ``params`` that endpoint ``path``
     does not read (:data:`ENDPOINT_WORDS`), and listing those it reads: ``query: unknown word;
-    /api/values reads deal, trump, ... (got 'played')``.  Endpoints not listed read none."""
-    allowed = ENDPOINT_WORDS.get(path, ())
+    /api/values reads deal, trump, ... (got 'played')``."""
+    allowed = ENDPOINT_WORDS[path]
     for name in params:
         if name not in allowed:
             reads = f"reads {', '.join(allowed)}" if allowed else "reads no query word"
@@ -928,7 +930,7 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
 
     @app.before_request
     def known_words():
-        if request.path.startswith("/api/"):
+        if request.path in ENDPOINT_WORDS:      # any other path is 404, whatever its query
             try:
                 check_words(request.args, request.path)
             except KrakenError as e:

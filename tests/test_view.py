@@ -257,6 +257,11 @@ def test_unknown_query_words_are_refused(client):
         status, body = _get(client, path, **good)
         assert status == 200, (path, body)
     assert _get(client, "/api/info")[0] == 200
+    status, body = _get(client, "/api/nothing", played="SA")
+    assert status == 404 and "no such page" in body["error"]
+    r = client.post("/api/parse?text=x", json={"text": DEAL})
+    assert r.status_code == 400 and r.get_json()["error"] == (
+        "query: unknown word; /api/parse reads no query word (got 'text')")
     status, body = _get(client, "/api/hint/progress", job="nothing-here")
     assert body is not None and "unknown word" not in json.dumps(body)
 
