@@ -8,9 +8,13 @@ Every tool behaves the same way at its edges:
 - Ctrl-C (or SIGTERM where a tool maps it) at any moment, the start-up included (importing
   numpy and Numba, loading the kernels), while reading or while solving: one line
   ``PROG: interrupted`` and exit status 130;
-- a standard output that is full or closed, for results as for ``--help`` and ``--version``:
+- a standard output that cannot take the results (a full disk, an output closed with
+  ``>&-``, any other write error), for results as for ``--help`` and ``--version``:
   ``PROG: error: cannot write the output: ...`` and exit status 1, never a traceback or a
-  silent success.
+  silent success;
+- a pipe whose reader has gone (``kraken-solve deals.txt | head -1``): the tool stops at
+  once, silently, with exit status 141 (128 + SIGPIPE), as ``cat`` or ``grep`` end there: the
+  reader chose to stop reading, nothing went wrong.
 
 The console scripts enter through :func:`kraken_solve`, :func:`kraken_batch`, ... (see
 pyproject.toml), which import the command's module inside the guard: this module imports
@@ -63,10 +67,17 @@ def stdout_closed() -> bool:
         getattr(sys.stdout, "closed", False)
 
 
+#: True in a tool's own process (set by :func:`run`): only there may the end of a command
+#: ignore SIGINT for good; a caller that runs a command in its own process (CliRunner, a
+#: script) keeps its Ctrl-C
+_TOOL_PROCESS = False
+
+
 def interrupted(prog: str, *, newline: bool = True):
     """End the tool after Ctrl-C: one line on stderr (after a line break that ends the
     terminal's ``^C``, unless ``newline`` is False), exit status 130."""
-    _ignore_late_interrupts()
+    if _TOOL_PROCESS:
+        _ignore_late_interrupts()
     try:
         sys.stderr.write(f"{chr(10) if newline else ''}{prog}: interrupted\n")
         sys.stderr.flush()
@@ -96,23 +107,47 @@ def _quiet_stdout() -> None:
         pass
 
 
+#: the exit status after the reader of a pipe has gone: 128 + SIGPIPE, what a shell shows
+#: for ``cat`` or ``yes`` killed by the signal there (as 130 is 128 + SIGINT)
+CLOSED_PIPE_STATUS = 141
+
+
+def _stdout_reader_gone() -> bool:
+    """Is standard output a pipe (or socket) whose reading end has been closed?  (poll
+    says POLLERR or POLLHUP for it; where poll cannot tell, a broken pipe is taken to be
+    standard output's.)"""
+    try:
+        import select
+        fd = sys.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return True
+
+
 def _output_error(prog: str, e: OSError):
-    if not isinstance(e, BrokenPipeError):
-        try:
-            sys.stderr.write(f"{prog}: error: cannot write the output: {e.strerror or e}\n")
-            sys.stderr.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
+    """End the tool after standard output failed: a pipe whose reader has gone (EPIPE on
+    standard output) silently with :data:`CLOSED_PIPE_STATUS`; any other error (a full disk,
+    ...) with one line naming it and exit status 1."""
+    gone = isinstance(e, BrokenPipeError) and _stdout_reader_gone()
     _quiet_stdout()
+    if gone:
+        sys.exit(CLOSED_PIPE_STATUS)
+    try:
+        sys.stderr.write(f"{prog}: error: cannot write the output: {e.strerror or e}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
     sys.exit(1)
 
 
 def guard_output(prog: str, *, needs_stdout: bool = True):
     """Decorate a command so that its edges behave as the module docstring says: a closed or
-    failing standard output (a full disk, a closed pipe) ends it with one line on stderr and
-    exit status 1 (``needs_stdout``: refuse a closed one before any work), Ctrl-C with one
-    line and exit status 130, a KrakenError that escaped the command with one line and exit
-    status 1."""
+    failing standard output (a full disk, ``>&-``) ends it with one line on stderr and exit
+    status 1 (``needs_stdout``: refuse a closed one before any work), a pipe whose reader
+    has gone silently with exit status 141, Ctrl-C with one line and exit status 130, a
+    KrakenError that escaped the command with one line and exit status 1."""
     def deco(f):
         @functools.wraps(f)
         def wrapper(*args, **kwargs):
@@ -164,6 +199,8 @@ def run(module: str, prog: str, *, fast_exit: bool = False):
     down Numba's and LLVM's loaded code and about 100,000 objects: 0.5 s of a 1.8 s one-deal
     ``kraken-solve`` run.  Only for a tool that writes nothing but stdout and stderr; an
     error, Ctrl-C or a stream that cannot be flushed ends the usual way."""
+    global _TOOL_PROCESS
+    _TOOL_PROCESS = True
     _keep_standard_fds()
     try:
         code = _run_guarded(module, prog)
@@ -210,6 +247,15 @@ def _run_guarded(module: str, prog: str) -> int:
         except click.exceptions.ClickException as e:
             e.show()
             code = e.exit_code
+        except SystemExit as e:
+            # Click itself ends with status 1 after EPIPE (--help or --version to a pipe
+            # whose reader has gone), having wrapped stdout in its _PacifyFlushWrapper
+            if type(sys.stdout).__name__.endswith("PacifyFlushWrapper") and \
+                    _stdout_reader_gone():
+                _quiet_stdout()
+                code = CLOSED_PIPE_STATUS
+            else:
+                raise
         if sys.stdout is not None:
             sys.stdout.flush()
         _ignore_late_interrupts()      # inside the try: a Ctrl-C just before it is caught

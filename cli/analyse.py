@@ -32,16 +32,17 @@ from kraken_solver.cards import SEATS, SUITS
 from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import (card_text, csv_bool, deal_heading, format_sheet,
-                                      hand_diagram, sheet_dict, sides_dict, suit_text,
-                                      team_name)
+from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
+                                      deal_heading, format_sheet, review_head, review_result,
+                                      sheet_dict, sides_dict, suit_text, team_name)
 
 PROG = "kraken-analyse"
 
-#: the columns of ``kraken-analyse --csv`` (one row a played card)
-CSV_FIELDS = ("deal", "source", "deal_line", "line", "column", "number", "trick", "seat",
-              "team", "playing", "card", "value_before", "value_after", "cost", "mistake",
-              "turned", "best_cards")
+#: the columns of ``kraken-analyse --csv`` (one row a played card): the deal's columns of
+#: every command (:data:`~kraken_solver.formatting.DEAL_FIELDS`), then the card's
+CSV_FIELDS = DEAL_FIELDS + ("card_line", "card_column", "number", "trick", "seat", "team",
+                            "playing", "card", "value_before", "value_after", "cost",
+                            "mistake", "turned", "best_cards")
 
 
 @dataclass
@@ -131,17 +132,10 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
     best cards after a mistake, each trick's winner, points and roem), the turning points and
     the per-player and per-team summary."""
     spec = dr.spec
-    first, trump = spec.first, spec.trump
+    first = spec.first
     d_team, o_team = team_name(first), team_name(first + 1)
     sm = dr.summary
-    out = [hand_diagram(spec.deal, trump=trump, first=first, ascii=ascii), "",
-           f"Rules: {spec.rules.name}",
-           f"First player: {SEATS[first]}; playing team {d_team}, defenders {o_team}",
-           f"Trump: {suit_text(trump, ascii)}"]
-    if spec.rules.hand_roem:
-        out.append(f"Hand roem: {d_team} {dr.hand_roem[0]}, {o_team} {dr.hand_roem[1]}")
-    out.append(f"Double-dummy score before the first card: {_signed(sm.value_start)} "
-               f"({_made(sm.value_start)})")
+    out = review_head(dr, ascii=ascii)
     out.append("")
     out.append("Play: the double-dummy score (playing team's side, points) before -> after "
                "each card;")
@@ -170,20 +164,13 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
         else:
             out.append("    (trick in progress)")
     out.append("")
-    result = dr.sheet.result if dr.sheet is not None else _made(sm.value_end)
+    out.append(review_result(dr))
     if dr.final_score is not None:
-        out.append(f"Result of the play: score {_signed(dr.final_score)} "
-                   f"({result}); double dummy at the start "
-                   f"{_signed(sm.value_start)} ({_made(sm.value_start)})")
         title = "the play"
     else:
-        n = len(dr.reviews)
-        total = 4 * spec.deal.size
-        out.append(f"Double-dummy score after card {n} of {total}: {_signed(sm.value_end)} "
-                   f"({result}); at the start {_signed(sm.value_start)} "
-                   f"({_made(sm.value_start)})")
-        title = (f"the play ({n} cards) and best play to the end (a principal variation by "
-                 f"score: {' '.join(card_text(c, ascii) for c in dr.continuation)})")
+        title = (f"the play ({count(len(dr.reviews), 'card')}) and best play to the end (a "
+                 "principal variation by score: "
+                 f"{' '.join(card_text(c, ascii) for c in dr.continuation)})")
     if dr.sheet is not None:
         out.append("")
         out.append(format_sheet(dr.sheet, title=title, ascii=ascii))
@@ -216,10 +203,11 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
 
 
 # ------------------------------------------------------------------------- JSON, CSV
-def review_dict(dr: DealReview) -> dict:
+def review_dict(dr: DealReview, number: int | None = None) -> dict:
     """One deal's review as a JSON-ready dict (cards as ``"HK"`` texts, values in points).
 
-    Keys: ``source``, ``line``, ``deal`` (PBN from N), ``trump``, ``first``, ``rules``,
+    Keys: ``deal_number`` (``number``: the deal's place in the run), ``source``, ``line``,
+    ``deal`` (PBN from N), ``trump``, ``first``, ``rules``,
     ``rules_options``, ``playing_team`` and ``defenders`` (``"N-S"``/``"E-W"``),
     ``hand_roem`` (``{"playing_team": .., "defenders": ..}``), ``played``,
     ``complete`` (the play finishes the deal), ``value_start``, ``value_end``,
@@ -240,7 +228,7 @@ def review_dict(dr: DealReview) -> dict:
                "cards": [card_text(int(c), True) for c in t.cards], "winner": SEATS[t.winner],
                "points": int(t.points), "roem": int(t.roem)} for i, t in enumerate(dr.tricks)]
     return {
-        "source": spec.source, "line": spec.line, "deal": str(spec.deal),
+        **deal_fields(spec, number),
         "trump": SUITS[spec.trump], "first": SEATS[spec.first], "rules": spec.rules.name,
         "rules_options": spec.rules.to_dict(), "playing_team": team_name(spec.first),
         "defenders": team_name(spec.first + 1),
@@ -264,14 +252,16 @@ def review_dict(dr: DealReview) -> dict:
 
 def review_csv_rows(dr: DealReview, index: int) -> list[list]:
     """One deal's review as CSV rows, one a played card, with the columns
-    :data:`CSV_FIELDS` (``deal`` is the deal's 1-based index in the run, ``deal_line`` its
-    line in the file, ``line``/``column`` the card's; ``best_cards`` space-separated;
-    booleans ``True``/``False`` as ``kraken-batch`` and ``kraken-solve`` write them)."""
+    :data:`CSV_FIELDS` (``deal_number`` is the deal's 1-based place in the run, ``line``
+    its line in the file and ``deal`` its PBN text, as in every command's CSV;
+    ``card_line``/``card_column`` the card's place in the file; ``best_cards``
+    space-separated; booleans ``True``/``False`` as ``kraken-batch`` and ``kraken-solve``
+    write them)."""
     spec = dr.spec
     rows = []
     at = spec.played_at or [(None, None)] * len(dr.reviews)
     for r, (line, col) in zip(dr.reviews, at):
-        rows.append([index, spec.source, spec.line, line, col, r.number, r.trick, r.seat,
+        rows.append([index, spec.source, spec.line, str(spec.deal), line, col, r.number, r.trick, r.seat,
                      r.team, csv_bool(r.playing), r.card, r.value_before, r.value_after,
                      r.cost, csv_bool(r.mistake), csv_bool(r.turned),
                      " ".join(r.best_cards)])
@@ -469,7 +459,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                 dr.nodes += sum(r.nodes for r in pv)
                 _emit_player_view(dr, pv, i, as_json, as_csv, writer, ascii_)
             elif as_json:
-                click.echo(json.dumps(review_dict(dr), ensure_ascii=False))
+                click.echo(json.dumps(review_dict(dr, i), ensure_ascii=False))
             elif as_csv:
                 writer.writerows(review_csv_rows(dr, i))
                 sys.stdout.flush()
@@ -478,7 +468,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                     click.echo("")
                 click.echo(deal_heading(i, spec))
                 click.echo(format_review(dr, ascii=ascii_))
-            click.echo(f"{PROG}: deal {i} ({spec.where}): {len(dr.reviews)} cards in "
+            click.echo(f"{PROG}: deal {i} ({spec.where}): {count(len(dr.reviews), 'card')} in "
                        f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
             if plot is not None:
                 path = plot_path(plot, i, several)
@@ -500,10 +490,10 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                     click.echo(f"{PROG}: wrote {path}", err=True)
     skipped.report(warn)            # tags first seen beyond the look-ahead, if any
     total = time.perf_counter() - t0
-    click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
-               f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
+    click.echo(f"{PROG}: {load.describe()}, then reviewed {count(i, 'deal')} in "
+               f"{total:.3f} s, {nodes:,} nodes", err=True)
     if plot_errors:
-        raise KrakenError(f"{len(plot_errors)} of {i} plots could not be written "
+        raise KrakenError(f"{len(plot_errors)} of {count(i, 'plot')} could not be written "
                           f"(the first: {plot_errors[0]})")
 
 
@@ -532,7 +522,7 @@ def _emit_player_view(dr, pv, index, as_json, as_csv, writer, ascii_):
     from kraken_solver.playerview import (format_player_view, player_view_csv_cells,
                                           player_view_dict)
     if as_json:
-        d = review_dict(dr)
+        d = review_dict(dr, index)
         d["view"] = "player"
         d["player_view"] = player_view_dict(pv)
         click.echo(json.dumps(d, ensure_ascii=False))

@@ -22,6 +22,7 @@ from kraken_solver.cards import SEATS
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
+from kraken_solver.formatting import count
 
 PROG = "kraken-batch"
 
@@ -167,10 +168,11 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
     finally:
         signal.signal(signal.SIGTERM, old_term)
     if not quiet and not res.already_complete:
-        extra = f" ({res.chunks_reused} chunks from before)" if res.chunks_reused else ""
-        click.echo(f"{PROG}: {res.deals} deals x 4 trumps -> {out}{extra}; solved "
-                   f"{res.solved} deals in {res.seconds:.1f} s ({res.deals_per_s:.2f} "
-                   f"deals/s) with {res.workers} worker{'s' if res.workers != 1 else ''}"
+        extra = f" ({count(res.chunks_reused, 'chunk')} from before)" if res.chunks_reused \
+            else ""
+        click.echo(f"{PROG}: {count(res.deals, 'deal')} x 4 trumps -> {out}{extra}; solved "
+                   f"{count(res.solved, 'deal')} in {res.seconds:.1f} s ({res.deals_per_s:.2f} "
+                   f"deals/s) with {count(res.workers, 'worker')}"
                    f"{' (Dask)' if scheduler else ''}, "
                    f"peak memory {res.peak_worker_mb:.0f} MB a worker", err=True)
 

@@ -18,7 +18,12 @@ from kraken_solver.bench import check_against, format_report, load_report, run_s
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
+from kraken_solver.formatting import count
 from kraken_solver.outputs import check_outputs, write_text
+
+
+#: --check lists this many differences, then says how many more there are
+MISMATCHES_LISTED = 20
 
 
 @click.command(name="kraken-bench", context_settings={"help_option_names": ["-h", "--help"]})
@@ -67,7 +72,8 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
 
     def progress(i, n):
         if not quiet:
-            click.echo(f"\r{i}/{n} deals" if n else f"\r{i} deals", nl=False, err=True)
+            click.echo(f"\r{i}/{count(n, 'deal')}" if n else f"\r{count(i, 'deal')}", nl=False,
+                       err=True)
     expected = None
     # the files this run reads: a --json report never replaces one of them
     inputs = [p for p in (check_path, suite if suite.endswith(".txt") else None) if p]
@@ -101,8 +107,14 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
         sys.exit(1)
     if check_path:
         if problems:
-            for p in problems[:20]:
+            for p in problems[:MISMATCHES_LISTED]:
                 click.echo(f"kraken-bench: MISMATCH {p}", err=True)
+            if len(problems) > MISMATCHES_LISTED:
+                more = len(problems) - MISMATCHES_LISTED
+                click.echo(f"kraken-bench: ... and "
+                           f"{count(more, 'more mismatch', 'more mismatches')} not listed "
+                           f"({len(problems):,} in all; --json FILE writes the run's values "
+                           "to compare)", err=True)
             sys.exit(1)
         ran, stored = len(report["values"]), len(expected["values"])
         if ran == stored:
@@ -110,8 +122,8 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
         else:
             # a random-N suite against a stored random-M report of the same seed: the deals
             # both hold are compared
-            click.echo(f"  values equal to {check_path} in the {min(ran, stored)} solves both "
-                       f"hold ({ran} run, {stored} stored)")
+            click.echo(f"  values equal to {check_path} in the {count(min(ran, stored), 'solve')} "
+                       f"both hold ({ran:,} run, {stored:,} stored)")
 
 
 def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_path, quiet,

@@ -27,18 +27,19 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
 from kraken_solver.cli.params import AsciiChoice
-from kraken_solver.cards import SEATS, cards_of
+from kraken_solver.cards import SEATS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import card_text, csv_bool, suit_text, team_name
+from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
+                                      hand_line, suit_text, team_name)
 
 PROG = "kraken-hint"
 
 #: the columns of ``kraken-hint --csv`` (one row a legal card of the player to move)
-CSV_FIELDS = ("deal", "source", "deal_line", "seat", "side", "trump", "objective", "card",
-              "mean", "se", "p_made", "mean_score", "mean_points", "p_pit", "min", "max",
-              "loss", "loss_se", "best", "exact", "layouts", "consistent", "allowed_by_play",
-              "seed")
+CSV_FIELDS = DEAL_FIELDS + ("seat", "side", "trump", "objective", "card", "mean", "se",
+                            "p_made", "mean_score", "mean_points", "p_pit", "min", "max",
+                            "loss", "loss_se", "best", "exact", "layouts", "consistent",
+                            "allowed_by_play", "seed")
 
 
 def locate(err: KrakenError, spec: DealSpec) -> KrakenError:
@@ -62,8 +63,9 @@ def observation_of(spec: DealSpec):
         raise KrakenError('no trump: a hint needs the deal\'s trump; add a [Trump "H"] tag (or '
                           "give --trump)", source=spec.source, line=spec.line)
     try:
-        return observe(spec.deal, spec.trump, spec.first, rules=spec.rules,
-                       played=spec.played, declared=spec.declared)
+        # the deal and the cards as the file writes them: an error echoes the user's own text
+        return observe(spec.deal_text or spec.deal, spec.trump, spec.first, rules=spec.rules,
+                       played=spec.played_text or spec.played, declared=spec.declared)
     except KrakenError as e:
         raise locate(e, spec) from None
 
@@ -91,16 +93,6 @@ def format_play(obs, *, ascii: bool = False) -> list[str]:
     return out
 
 
-def _hand_line(mask: int, trump: int, ascii: bool) -> str:
-    from kraken_solver.cards import card_power
-    parts = []
-    for s in range(4):
-        cs = sorted((c for c in cards_of(mask) if c >> 3 == s), key=lambda c: -card_power(c, trump))
-        parts.append(f"{suit_text(s, ascii)} " + (" ".join(card_text(c, True)[1] for c in cs)
-                                                   or "-"))
-    return "  ".join(parts)
-
-
 def format_hint(h, obs, *, ascii: bool = False) -> str:
     """The text report of one hint: who is to play, their hand, the rules, trump and hand
     roem, the play so far, how many layouts were solved, and the table of the legal cards."""
@@ -112,7 +104,7 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
     team = d_team if h.side == "playing team" else o_team
     lines = [f"{h.seat} to play: trick {trick}, {what}; {h.seat} plays for the {h.side} "
              f"{team} (first player {h.first})",
-             f"{h.seat}'s hand now: {_hand_line(obs.hand & ~gone, obs.trump, ascii)}",
+             f"{h.seat}'s hand now: {hand_line(obs.hand & ~gone, obs.trump, ascii)}",
              f"Trump: {suit_text(obs.trump, ascii)}; rules {h.rules.name}"
              + (f"; hand roem declared: {d_team} {h.declared[0]}, {o_team} {h.declared[1]}"
                 if h.declared is not None else "")]
@@ -121,10 +113,10 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
         lines.append(f"Layouts: all {h.layouts:,} consistent with what {h.seat} saw, solved "
                      "(exact)")
     else:
-        count = (f"{h.consistent:,} consistent" if h.consistent is not None else
-                 f"{h.allowed_by_play:,} allowed by the play, about "
-                 f"{h.consistent_estimate:,.0f} of them giving the declared roem")
-        lines.append(f"Layouts: {count};")
+        counted = (f"{h.consistent:,} consistent" if h.consistent is not None else
+                   f"{h.allowed_by_play:,} allowed by the play, about "
+                   f"{h.consistent_estimate:,.0f} of them giving the declared roem")
+        lines.append(f"Layouts: {counted};")
         lines.append(f"  {h.layouts:,} of them drawn at random (seed {h.seed}) and solved "
                      "(sampled)")
     lines.append("Values: mean over the layouts of each card's double-dummy value, points, "
@@ -149,17 +141,18 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
     return "\n".join(lines)
 
 
-def hint_dict(h, spec: DealSpec) -> dict:
-    """One deal's hint as a JSON-ready dict: :meth:`Hint.to_dict` plus ``source`` and
-    ``line``."""
-    return {"source": spec.source, "line": spec.line, **h.to_dict()}
+def hint_dict(h, spec: DealSpec, number: int | None = None) -> dict:
+    """One deal's hint as a JSON-ready dict: ``deal_number`` (``number``: the deal's place in
+    the run), ``source``, ``line`` and ``deal`` (PBN from N, ``-`` for a hand not given), as
+    every command's JSON starts, then :meth:`Hint.to_dict`."""
+    return {**deal_fields(spec, number), **h.to_dict()}
 
 
 def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
     """One deal's hint as CSV rows (:data:`CSV_FIELDS`), one a legal card."""
     rows = []
     for card, e in h.cards.items():
-        rows.append([index, spec.source, spec.line, h.seat, h.side, h.trump, h.objective,
+        rows.append([index, spec.source, spec.line, str(spec.deal), h.seat, h.side, h.trump, h.objective,
                      card, e.mean, e.se, e.p_made, e.mean_score,
                      "" if e.mean_points is None else e.mean_points, e.p_pit, e.min, e.max,
                      e.loss, e.loss_se, csv_bool(e.best), csv_bool(h.exact), h.layouts,
@@ -239,9 +232,9 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
             for i, (spec, obs) in enumerate(zip(specs, observations), start=1):
                 h = _hint_one(spec, obs, stack, pool_box, samples=samples, seed=seed,
                               objective=objective, both=not no_points, workers=workers,
-                              scheduler=scheduler, quiet=quiet, index=i, count=len(specs))
+                              scheduler=scheduler, quiet=quiet, index=i, deals=len(specs))
                 if as_json:
-                    click.echo(json.dumps(hint_dict(h, spec), ensure_ascii=False))
+                    click.echo(json.dumps(hint_dict(h, spec, i), ensure_ascii=False))
                 elif as_csv:
                     writer.writerows(hint_csv_rows(h, spec, i))
                     sys.stdout.flush()
@@ -251,9 +244,9 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
                     click.echo(f"=== Deal {i}: {spec.where} ===")
                     click.echo(format_hint(h, obs, ascii=ascii_))
                 if not quiet:
-                    click.echo(f"{PROG}: deal {i} ({spec.where}): {h.layouts:,} layouts in "
-                               f"{h.seconds:.2f} s, {h.nodes:,} nodes, {h.workers} worker"
-                               f"{'s' if h.workers != 1 else ''}", err=True)
+                    click.echo(f"{PROG}: deal {i} ({spec.where}): "
+                               f"{count(h.layouts, 'layout')} in {h.seconds:.2f} s, "
+                               f"{h.nodes:,} nodes, {count(h.workers, 'worker')}", err=True)
         if not quiet and len(specs) > 1:
             click.echo(f"{PROG}: {len(specs)} deals in {time.perf_counter() - t0:.2f} s",
                        err=True)
@@ -266,7 +259,7 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
 
 
 def _hint_one(spec, obs, stack, pool_box, *, samples, seed, objective, both, workers,
-              scheduler, quiet, index, count):
+              scheduler, quiet, index, deals):
     """The hint of one deal; opens the pool (kept in ``pool_box[0]`` for the next deals,
     closed by ``stack``) when the first job worth one comes."""
     from kraken_solver.batch import make_pool
@@ -286,7 +279,7 @@ def _hint_one(spec, obs, stack, pool_box, *, samples, seed, objective, both, wor
         from tqdm import tqdm
         bar = tqdm(total=len(plan.chosen), unit="layout", file=sys.stderr, delay=1.0,
                    dynamic_ncols=True, leave=False,
-                   desc=f"deal {index}/{count}" if count > 1 else None)
+                   desc=f"deal {index}/{deals}" if deals > 1 else None)
     try:
         return solve_plan(plan, objective=objective, samples=samples, seed=seed, both=both,
                           pool=pool if len(plan.chosen) > SMALL_JOB else None, progress=bar,

@@ -34,7 +34,7 @@ from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (CSV_FIELDS, TABLE_CSV_FIELDS, Analysis,
-                                      analysis_csv_rows, analysis_dict, format_analysis,
+                                      analysis_csv_rows, analysis_dict, count, format_analysis,
                                       deal_heading, format_full_table, full_table_csv_rows,
                                       full_table_dict, hand_diagram)
 
@@ -241,9 +241,9 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
         if full:
             table = full_table(spec.deal, rules=spec.rules, searcher=searcher)
             if as_json:
-                click.echo(json.dumps(full_table_dict(table, spec), ensure_ascii=False))
+                click.echo(json.dumps(full_table_dict(table, spec, i), ensure_ascii=False))
             elif as_csv:
-                writer.writerows(full_table_csv_rows(table, spec))
+                writer.writerows(full_table_csv_rows(table, spec, i))
                 sys.stdout.flush()
             else:
                 if i > 1:
@@ -255,12 +255,12 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
                 click.echo(format_full_table(table, ascii=ascii_))
         elif as_csv:
             writer.writerows(analysis_csv_rows(analyse_every_trump(
-                spec, objective=objective, best_by=best_by, searcher=searcher)))
+                spec, objective=objective, best_by=best_by, searcher=searcher), i))
             sys.stdout.flush()
         else:
             a = analyse(spec, objective=objective, best_by=best_by, searcher=searcher)
             if as_json:
-                click.echo(json.dumps(analysis_dict(a), ensure_ascii=False))
+                click.echo(json.dumps(analysis_dict(a, i), ensure_ascii=False))
             else:
                 if i > 1:
                     click.echo("")
@@ -272,8 +272,8 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
                    err=True)
     skipped.report(warn)            # tags first seen beyond the look-ahead, if any
     total = time.perf_counter() - t0
-    click.echo(f"{PROG}: {i} deal{'s' if i != 1 else ''} in "
-               f"{total:.3f} s, {nodes:,} nodes ({load.describe()} before)", err=True)
+    click.echo(f"{PROG}: {load.describe()}, then solved {count(i, 'deal')} in "
+               f"{total:.3f} s, {nodes:,} nodes", err=True)
 
 if __name__ == "__main__":  # pragma: no cover
     from kraken_solver.cli import kraken_solve

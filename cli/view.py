@@ -15,6 +15,7 @@ are in :mod:`kraken_solver.viewer`.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -27,6 +28,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
+from kraken_solver.cli import first_run_notice
 from kraken_solver.cli.params import AsciiChoice
 from kraken_solver.errors import KrakenError
 
@@ -122,6 +124,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
     Without FILE the table is empty (deal into it on the page), or --random SEED deals one.
     The address of the page encodes the position: a copied link shows it again.
     """
+    notice = contextlib.ExitStack()
     try:
         if file is not None and seed is not None:
             raise click.UsageError("give a FILE or --random SEED, not both")
@@ -139,6 +142,8 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
                 raise KrakenError(e.message, source="--rules", token=e.token) from None
         if export is not None:
             check_output(export, what="the --export page", inputs=[file])
+        # the first-run notice, once, if reading the file or loading the kernels compiles
+        notice.enter_context(first_run_notice(PROG))
         specs = []
         if file is not None:
             specs = parse_deal_file(file, trump=trump, first=first, rules=rules)
@@ -158,8 +163,8 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
                                     log=None if quiet else _say)
             server = serve(app, port)
         t0 = time.perf_counter()
-        _say("loading the solver (the very first run compiles it: about a minute)")
-        solver.warm()
+        with notice:
+            solver.warm()
         _say(f"solver ready in {time.perf_counter() - t0:.1f} s")
         if export is not None:
             from tqdm import tqdm
@@ -203,6 +208,8 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
     except KeyboardInterrupt:
         click.echo(f"\n{PROG}: interrupted", err=True)
         ctx.exit(130)
+    finally:
+        notice.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -88,6 +88,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
     known = [0, 0, 0, 0]
     known[seat] = hand
     where = {}
+    written = [[], [], [], []]          # each seat's items as the user wrote them
     if items is None:
         items = ()
     elif isinstance(items, str):
@@ -107,6 +108,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
         if not colon or len(seat_text) != 1 or seat_text not in SEATS:
             raise CardParseError("--known takes SEAT:CARDS, like E:HA,HK", token=text)
         s = SEATS.index(seat_text)
+        written[s].append(item.strip())
         words = [w for w in rest.replace(",", " ").split() if w]
         if not words:
             raise CardParseError("--known names no card after the seat", token=text)
@@ -130,8 +132,7 @@ def parse_known(items, seat: int, hand: int) -> list[int]:
     for s in range(4):
         if popcount(known[s]) > 8:
             raise KrakenError(f"{SEATS[s]} cannot hold {popcount(known[s])} known cards "
-                              "(a hand holds 8)", token=" ".join(card_str(c)
-                                                                  for c in cards_of(known[s])))
+                              "(a hand holds 8)", token=" ".join(written[s]))
     return known
 
 
@@ -392,13 +393,13 @@ def format_advice(a: Advice, *, ascii: bool = False) -> str:
     """The advice as text: whose side it is for, a table per trump, and the recommendation
     or the doubling advice, with how sure it is (within noise, or too few samples to tell)."""
     from .cards import SUIT_SYMBOLS
+    from .formatting import hand_line
 
     def sym(s):
         return s if ascii else SUIT_SYMBOLS[s]
 
     team = "N-S" if SEATS.index(a.first) % 2 == 0 else "E-W"
-    lines = [f"Hand of {a.seat}: " + "  ".join(
-        f"{sym(SUITS[i])} {part or '-'}" for i, part in enumerate(a.hand.split("."))),
+    lines = [f"Hand of {a.seat}: {hand_line(parse_hand(a.hand), ascii=ascii)}",
         f"First player {a.first} (playing team {team}); rules {a.rules.name}; "
         f"{a.samples} sample{'s' if a.samples != 1 else ''}, seed {a.seed}"]
     if a.side == "playing team":

@@ -229,8 +229,18 @@ def require_matplotlib():
 
 def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
               inputs=()) -> str:
-    """Draw the double-dummy score (rule 23, points) through the play, card by card, from the
-    playing team's side, and write it to ``path`` as a PNG; returns the path.
+    """Draw :func:`play_figure` and write it to ``path`` as a PNG through
+    :func:`kraken_solver.outputs.save_figure` (atomically, never over one of ``inputs``);
+    returns the path.  Raises ImportError (``pip install matplotlib``) when matplotlib is
+    missing, OutputError when the file cannot be written."""
+    from .outputs import save_figure
+    return save_figure(play_figure(reviews, title=title, ascii=ascii), path, what="the plot",
+                       inputs=inputs)
+
+
+def play_figure(reviews, *, title: str | None = None, ascii: bool = False):
+    """The double-dummy score (rule 23, points) through the play, card by card, from the
+    playing team's side, as a matplotlib Figure (Agg canvas).
 
     The line starts at the score before the first card (x = 0, a square; its value in the
     legend) and takes the
@@ -239,10 +249,9 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
     plot.  Each mistake (cost > 0) gets one numbered mark in the colour of its player's team
     (a larger one where it turned the deal between made and nat), and a numbered note below
     the plot says who played what, its cost and the best cards.  The legend sits below the
-    plot, so it never hides the line.  Uses matplotlib's Agg canvas directly (the global
-    backend is never changed) and writes through :func:`kraken_solver.outputs.save_figure`
-    (atomically, never over one of ``inputs``).  Raises ImportError (``pip install
-    matplotlib``) when matplotlib is missing, OutputError when the file cannot be written."""
+    plot, so it never hides the line; the title wraps to the figure's width.  Uses
+    matplotlib's Agg canvas directly (the global backend is never changed).  Raises
+    ImportError (``pip install matplotlib``) when matplotlib is missing."""
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -251,7 +260,7 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
     from matplotlib.transforms import blended_transform_factory
 
     from .formatting import card_text
-    from .outputs import save_figure
+    from .plotting import wrap_to_width
 
     reviews = list(reviews)
     mistakes = [r for r in reviews if r.mistake]
@@ -270,15 +279,19 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
                             f"best {best}"))
     columns = 2 if len(notes) > 4 else 1
     note_rows = -(-len(notes) // columns)
+    fig = Figure(figsize=(10, 6), dpi=100)
+    FigureCanvasAgg(fig)
+    # as plain text: a file name such as 'p$x$.txt' is no math; wrapped to the width
+    title = wrap_to_width(fig, title, fontsize=10) if title else None
+    title_lines = title.count("\n") + 1 if title else 0
     # heights in inches: title and trick numbers, the plot, the x label, the legend, notes
     shaded = bool(reviews) and reviews[-1].trick >= 2     # a trick shaded
     entries = 2 + shaded + len({r.team for r in mistakes})  # the legend's, in two columns
-    top_in, plot_in, xlabel_in = 0.75, 3.4, 0.5
+    top_in, plot_in, xlabel_in = 0.58 + 0.17 * title_lines, 3.4, 0.5
     legend_in = 0.2 * -(-entries // 2) + 0.15
     notes_in = 0.22 * note_rows + (0.25 if notes else 0.05)
     height = top_in + plot_in + xlabel_in + legend_in + notes_in
-    fig = Figure(figsize=(10, height), dpi=100)
-    FigureCanvasAgg(fig)
+    fig.set_size_inches(10, height)
     bottom = 1 - (top_in + plot_in) / height
     ax = fig.add_axes((0.08, bottom, 0.82, plot_in / height))
     if reviews:
@@ -332,7 +345,6 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
     who = f"{playing}'s side, the playing team" if playing else "the playing team's side"
     ax.set_ylabel(f"score ({who}), points", fontsize=9)
     if title:
-        # as plain text: a file name such as 'p$x$.txt' is no math (parse_math: matplotlib 3.5)
         ax.set_title(title, fontsize=10, parse_math=False, pad=22)
     ax.grid(axis="y", color="0.85", linewidth=0.6)
     y = 1 - (top_in + plot_in + xlabel_in + legend_in) / height
@@ -340,4 +352,4 @@ def plot_play(reviews, path, *, title: str | None = None, ascii: bool = False,
         col, row = divmod(i, note_rows)
         fig.text(0.08 + col * 0.46, y - row * 0.22 / height, text, fontsize=8,
                  color=colours[r.team], va="top", parse_math=False)
-    return save_figure(fig, path, what="the plot", inputs=inputs)
+    return fig

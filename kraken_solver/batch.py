@@ -66,6 +66,7 @@ Pit
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import hashlib
@@ -87,6 +88,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import SEATS, SUITS, is_int
+from .formatting import count
 from .deal import Deal
 from .errors import KrakenError
 from .outputs import (OutputError, atomic_open, check_outputs, file_kind, remove_temporaries,
@@ -330,6 +332,34 @@ def _run_in_slot(fn, slot: int, task):
         set_progress_reporter(None)
 
 
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C and SIGTERM back while the block runs, then deliver them: the pool forks
+    its workers inside.  A signal during a fork (tens of ms for a process with the kernels
+    loaded) was otherwise handled inside an at-fork hook (the logging module's), where the
+    KeyboardInterrupt was printed as 'Exception ignored' and lost: the run went on as if
+    nothing had been pressed.  Inside the block the signals are only noted; after it the
+    handlers in place before are restored and each noted signal raised again.  (Only in the
+    main thread, where Python runs signal handlers; elsewhere the block runs as it is.)"""
+    noted = []
+    old = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, lambda signum, _frame: noted.append(signum))
+    except ValueError:          # not the main thread
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        for sig in dict.fromkeys(noted):
+            signal.raise_signal(sig)
+
+
 def _mp_context():
     import multiprocessing as mp
     # fork: the workers inherit the loaded kernels (warm_kernels in the parent first)
@@ -425,7 +455,9 @@ class WorkerPool:
                     return
                 slot = free.pop()
                 slots[slot] = 0
-                pending[self._ex.submit(_run_in_slot, fn, slot, task)] = slot
+                with _interrupts_held():    # the first submit forks the workers
+                    future = self._ex.submit(_run_in_slot, fn, slot, task)
+                pending[future] = slot
 
         fill()
         while pending:
@@ -830,9 +862,9 @@ def _list_parts(parts_dir: str, n_chunks: int | None = None) -> dict:
                               "and run the same command with --resume to solve the chunk "
                               "again", source=parts_dir)
         if n_chunks is not None and k >= n_chunks:
-            raise KrakenError(f"part file of chunk {k}, and the run has {n_chunks} chunks: it "
-                              "does not belong to this run; delete it and run the same command "
-                              "with --resume", source=path)
+            raise KrakenError(f"part file of chunk {k}, and the run has "
+                              f"{count(n_chunks, 'chunk')}: it does not belong to this run; "
+                              "delete it and run the same command with --resume", source=path)
         parts[k] = name
     return parts
 
@@ -919,8 +951,8 @@ def _checked_part(path: str, k: int, expected, config: BatchConfig, columns) -> 
     rows = lines[1:-1]
     start = k * config.chunk_size
     if len(rows) != 4 * len(expected):
-        raise _damaged(path, k, config, f"it has {len(rows)} rows, and the chunk's {len(expected)} "
-                       f"deals have {4 * len(expected)}")
+        raise _damaged(path, k, config, f"it has {count(len(rows), 'row')}, and the chunk's "
+                       f"{count(len(expected), 'deal')} have {4 * len(expected)}")
     col = {c: i for i, c in enumerate(columns)}
     ints = [col[c] for c in ("score", "points", "nodes") if c in col]
     floats = [col["ms"]]
@@ -964,8 +996,9 @@ def _check_done_parts(config: BatchConfig, parts_dir: str, parts: dict, columns)
         _checked_part(os.path.join(parts_dir, parts[k]), k, expected, config, columns)
         seen.add(k)
     for k in sorted(set(parts) - seen):
-        raise KrakenError(f"part file of chunk {k}, and the input has {config.n_chunks} chunks "
-                          f"({config.deals} deals): it does not belong to this run; delete it "
+        raise KrakenError(f"part file of chunk {k}, and the input has "
+                          f"{count(config.n_chunks, 'chunk')} ({count(config.deals, 'deal')}): "
+                          "it does not belong to this run; delete it "
                           "and run the same command with --resume",
                           source=os.path.join(parts_dir, parts[k]))
 
@@ -1123,7 +1156,8 @@ def _meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
     if running is not None:
         if not resume:
             if n:
-                raise KrakenError(f"{parts_dir} holds an unfinished run ({n} chunks done): "
+                raise KrakenError(f"{parts_dir} holds an unfinished run "
+                                  f"({count(n, 'chunk')} done): "
                                   "finish it with --resume (same options), or delete "
                                   f"{parts_dir} to start over")
             return _new_meta(config, session, cols)     # it finished no chunk: start over
@@ -1155,7 +1189,10 @@ def _meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
                     raise KrakenError("the output does not match its sidecar (its SHA-256 "
                                       f"differs from the one {meta_path} records): run without "
                                       "--resume to make it again", source=out)
-                log(f"{out} is already complete ({done.get('rows')} rows); nothing to do")
+                rows = done.get("rows")
+                log(f"{out} is already complete ("
+                    + (count(rows, "row") if isinstance(rows, int) else "every row")
+                    + "); nothing to do")
                 return None
     return _new_meta(config, session, cols)
 
@@ -1220,8 +1257,12 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
         _check_done_parts(config, parts_dir, parts, columns)
     done_deals = sum(config.chunk_range(k)[1] - config.chunk_range(k)[0] for k in done)
     if done:
-        log(f"resuming: {len(done)} chunk{'s' if len(done) != 1 else ''} ({done_deals} deals) "
-            "done already" + (f" of {config.n_chunks}" if config.n_chunks else ""))
+        if config.n_chunks:
+            log(f"resuming: {len(done):,} of {count(config.n_chunks, 'chunk')} done already "
+                f"({done_deals:,} of {count(config.deals, 'deal')})")
+        else:       # an input whose length is not known yet
+            log(f"resuming: {count(len(done), 'chunk')} ({count(done_deals, 'deal')}) done "
+                "already")
     session["workers"] = pool.workers
     session["scheduler"] = scheduler
     run_meta = os.path.join(parts_dir, RUN_META)
@@ -1343,7 +1384,8 @@ def _assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str],
     parts = _list_parts(parts_dir, config.n_chunks)
     missing = [k for k in range(config.n_chunks) if k not in parts]
     if missing:
-        raise KrakenError(f"chunk {missing[0]} has no part file ({len(missing)} chunks missing): "
+        raise KrakenError(f"chunk {missing[0]} has no part file "
+                          f"({count(len(missing), 'chunk')} missing): "
                           "run the same command with --resume to solve them", source=parts_dir)
     rows = 0
     header = ",".join(columns)

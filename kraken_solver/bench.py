@@ -27,6 +27,7 @@ from array import array
 import numpy as np
 
 from .cards import is_int
+from .formatting import count
 from .deal import Deal
 from .errors import KrakenError
 from .roem import hand_roem_masks
@@ -226,7 +227,8 @@ def format_report(r: dict) -> str:
     repeat = r.get("repeat", 1)
     which = f" (the fastest of {repeat} runs)" if repeat > 1 else ""
     lines = [
-        f"suite {r['suite']}: {r['deals']} deals x 4 trumps = {r['solves']} solves, "
+        f"suite {r['suite']}: {count(r['deals'], 'deal')} x 4 trumps = "
+        f"{count(r['solves'], 'solve')}, "
         f"rules {r['rules']}, objective {r['objective']}",
         f"  ms per solve{which}: median {r['median_ms']:.2f}  p95 {r['p95_ms']:.2f}  "
         f"max {r['max_ms']:.2f}  mean {r['mean_ms']:.2f}",

@@ -118,6 +118,9 @@ class DealSpec:
       or one-line deal.
     - ``first_given``: whether ``first`` came from a tag, key or override rather than the
       seat named in the deal text (or the seat left of ``[Dealer]``).
+    - ``deal_text``: the deal as the file writes it (the ``[Deal]`` value or the one-line
+      deal's PBN), for messages in the user's own words; ``played_text``: each played card
+      as written (``H10``, ``hk``).
     - ``declared``: the ``[Declared]`` hand roem (playing team, defenders; points), or None.
       With ``hidden=True`` ``deal`` may be a :class:`~kraken_solver.layouts.PartialDeal`.
     - ``tags``: PBN's informational tags of the deal (name -> value, in file order; see
@@ -138,6 +141,8 @@ class DealSpec:
     declared: tuple | None = None
     tags: dict = field(default_factory=dict)
     skipped: list = field(default_factory=list)
+    deal_text: str | None = None
+    played_text: list = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -286,6 +291,7 @@ class _Record:
         self.hidden = hidden             # hands written '-' are allowed
         self.declared = None
         self.deal = None
+        self.deal_text = None        # the deal as written
         self.deal_seat = None
         self.trump = None
         self.first = None
@@ -366,7 +372,8 @@ class _Record:
         return DealSpec(deal=self.deal, trump=self.trump, first=self.first, rules=base,
                         played=played, played_at=played_at, source=src, line=self.line,
                         first_given=first_given, declared=self.declared, tags=dict(self.tags),
-                        skipped=list(self.skipped))
+                        skipped=list(self.skipped), deal_text=self.deal_text,
+                        played_text=[ctext for _, _, _, ctext in self.played][:len(played)])
 
 
 def _as_override_rules(rules) -> Rules | None:
@@ -672,6 +679,7 @@ def _read_tag(raw, stripped, indent, source, lineno):
 
 
 def _set_deal(rec: _Record, value: str, source, lineno, vcol):
+    rec.deal_text = value.strip()
     try:
         if rec.hidden:
             from .layouts import parse_partial_pbn

@@ -18,15 +18,22 @@ __all__ = ["Analysis", "suit_text", "card_text", "hand_diagram", "format_tricks"
            "format_trump_table", "format_analysis", "analysis_dict", "CSV_FIELDS",
            "analysis_csv_rows", "team_name", "format_sheet", "sheet_dict", "format_full_table",
            "full_table_dict", "TABLE_CSV_FIELDS", "full_table_csv_rows", "csv_bool",
+           "DEAL_FIELDS", "deal_fields", "points_sum", "review_head", "review_result",
+           "count", "hand_line",
            "cards_text", "deal_heading"]
 
+#: the columns every CSV of kraken-solve, kraken-analyse and kraken-hint starts with, one
+#: meaning each across the commands: ``deal_number`` the deal's place in the run (1-based, the
+#: ``=== Deal N`` of the text), ``source`` its file, ``line`` the deal's line there, ``deal``
+#: its PBN text (from N).  (kraken-batch's ``deal_id`` is another thing: its own 0-based id.)
+DEAL_FIELDS = ("deal_number", "source", "line", "deal")
 #: the columns of ``kraken-solve --csv``: one row per (deal, trump) of the trump table (one
 #: row for a deal whose trump is given)
-CSV_FIELDS = ("source", "line", "deal", "first", "playing_team", "trump", "trump_given", "best",
+CSV_FIELDS = DEAL_FIELDS + ("first", "playing_team", "trump", "trump_given", "best",
               "rules", "played", "to_move", "objective", "score", "made", "pit", "points",
               "hand_roem_playing_team", "hand_roem_defenders", "best_cards", "pv")
 #: the columns of ``kraken-solve --table --csv``: one row per (deal, first player, trump)
-TABLE_CSV_FIELDS = ("source", "line", "deal", "rules", "first", "playing_team", "trump",
+TABLE_CSV_FIELDS = DEAL_FIELDS + ("rules", "first", "playing_team", "trump",
                     "score", "made", "pit", "points", "best")
 
 _RANK_ORDER_PLAIN = "AKQJT987"
@@ -118,6 +125,13 @@ class Analysis:
 
 
 # ------------------------------------------------------------------------- small pieces
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, in the singular for one: ``count(1, "deal")`` is ``"1 deal"``,
+    ``count(1152, "deal")`` ``"1,152 deals"`` (``plural`` when it is not noun + s).  Every
+    message that counts says what it counts, in the right number."""
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
 def suit_text(suit: int, ascii: bool = False) -> str:
     """Suit 0..3 -> ``"♠"`` (or ``"S"`` with ``ascii=True``)."""
     letter = SUITS[suit]
@@ -150,6 +164,14 @@ def _suit_ranks(mask: int, suit: int, trump: int | None) -> str:
     else:
         cards.sort(key=lambda c: -card_power(c, trump))
     return " ".join(RANKS[c & 7] for c in cards) if cards else "-"
+
+
+def hand_line(mask: int, trump: int | None = None, ascii: bool = False) -> str:
+    """A hand on one line, the suits S H D C two spaces apart, each its symbol and its ranks
+    one space apart as in :func:`hand_diagram` (``"♠ A T 7  ♥ -  ♦ -  ♣ T 8 7"``; ``-`` a
+    void; trump order for ``trump``, A K Q J T 9 8 7 without one).  ``mask``: a 32-bit card
+    mask.  Every tool that shows one hand in a line (kraken-advise, kraken-hint) uses it."""
+    return "  ".join(f"{suit_text(s, ascii)} {_suit_ranks(mask, s, trump)}" for s in range(4))
 
 
 def _hand_block(mask: int, label: str, trump, ascii) -> list[str]:
@@ -278,11 +300,21 @@ def format_melds(sheet, *, ascii: bool = False) -> list[str]:
     return out
 
 
-def format_sheet(sheet, *, title: str, ascii: bool = False) -> str:
+def points_sum(sheet) -> str:
+    """The sum that makes a sheet's points (rule 24) from the sheet's own rows, the
+    playing team's: ``points: 114 + 10 + 20 = 144 (card points + last trick + trick roem,
+    rule 24)``."""
+    d = sheet.playing
+    return (f"  points: {d.card_points} + {d.last_trick} + {d.trick_roem} = {sheet.points} "
+            "(card points + last trick + trick roem, rule 24)")
+
+
+def format_sheet(sheet, *, title: str, ascii: bool = False, points: bool = False) -> str:
     """A score sheet (:class:`~kraken_solver.sheet.ScoreSheet`) as a player writes it: each
     team's tricks, card points, last trick, trick roem, hand roem and pit bonus, their totals,
     made / nat / pit (rule 19), the multiplier, the final scores and the score they make
-    (the playing team's final minus the defenders'), then the melds.  ``title`` names the
+    (the playing team's final minus the defenders'), then (``points``) the sum of the rows
+    that make the line's points (:func:`points_sum`), then the melds.  ``title`` names the
     line (``"the principal variation"``)."""
     d, o = sheet.playing, sheet.defenders
     w = 11
@@ -323,6 +355,8 @@ def format_sheet(sheet, *, title: str, ascii: bool = False) -> str:
                        f"{o.team}: {sheet.multiplier} x ({gross} + {o.total})"))
     out.append(f"  score: {d.final} - {o.final} = {_signed(sheet.score)} ({sheet.result}), "
                f"{d.team}'s side")
+    if points:
+        out.append(points_sum(sheet))
     out += format_melds(sheet, ascii=ascii)
     return "\n".join(out)
 
@@ -339,7 +373,7 @@ def sheet_title(a: Analysis) -> str:
         return "the principal variation"
     if a.to_move is None:
         return "the play"
-    return f"the play ({len(a.spec.played)} cards) and the principal variation"
+    return f"the play ({count(len(a.spec.played), 'card')}) and the principal variation"
 
 
 def _remaining_hands(a: Analysis) -> list[int]:
@@ -366,15 +400,52 @@ def headline(a: Analysis) -> list[str]:
     if a.objective == "score":
         return (_labelled(score, f"double dummy (rule 23), {team}'s side (the playing team); "
                                  "the score sheet below adds up to it")
-                + _labelled(points, f"a second solve (rule 24): the card points and trick roem "
-                                    f"{team} make when both teams play for them; not the "
-                                    "points of the line below"))
+                + _labelled(points, f"a second solve (rule 24): the card points (the last "
+                                    f"trick's 10 included) and trick roem {team} make when "
+                                    "both teams play for them; not the points of the line "
+                                    "below"))
     return (_labelled(points, f"double dummy (rule 24), {team}'s side (the playing team): card "
-                              "points and trick roem; the line below plays for them and its "
-                              "score sheet adds up to them")
+                              "points (the last trick's 10 included) and trick roem, no hand "
+                              "roem; the line below plays for them, and its score sheet's "
+                              "'points:' line adds them up")
             + _labelled(score, "a second solve (rule 23), both teams playing for the score; "
                                "the line below, played for points, scores "
                                f"{_signed(a.sheet.score)} ({a.sheet.result})"))
+
+
+def review_head(dr, *, ascii: bool = False) -> list[str]:
+    """The opening lines of a review of a played deal (``kraken-analyse``, double dummy and
+    ``--view player`` alike): the hands, the rules, the first player and the teams, the trump,
+    the hand roem and the double-dummy score before the first card with made or nat.  ``dr``:
+    a ``DealReview`` (:mod:`kraken_solver.cli.analyse`)."""
+    spec = dr.spec
+    first, trump = spec.first, spec.trump
+    d_team, o_team = team_name(first), team_name(first + 1)
+    start = dr.summary.value_start
+    out = [hand_diagram(spec.deal, trump=trump, first=first, ascii=ascii), "",
+           f"Rules: {spec.rules.name}",
+           f"First player: {SEATS[first]}; playing team {d_team}, defenders {o_team}",
+           f"Trump: {suit_text(trump, ascii)}"]
+    if spec.rules.hand_roem:
+        out.append(f"Hand roem: {d_team} {dr.hand_roem[0]}, {o_team} {dr.hand_roem[1]}")
+    out.append(f"Double-dummy score before the first card: {_signed(start)} "
+               f"({_made_word(start)})")
+    return out
+
+
+def review_result(dr) -> str:
+    """The review's result line, the same in every view: for a complete play ``Result of the
+    play: score -242 (nat); double dummy at the start -222 (nat)`` (the play's result: made,
+    nat or pit, as its score sheet), else the double-dummy score after the last card played
+    and at the start."""
+    sm = dr.summary
+    start = f"{_signed(sm.value_start)} ({_made_word(sm.value_start)})"
+    result = dr.sheet.result if dr.sheet is not None else _made_word(sm.value_end)
+    if dr.final_score is not None:
+        return (f"Result of the play: score {_signed(dr.final_score)} ({result}); double "
+                f"dummy at the start {start}")
+    return (f"Double-dummy score after card {len(dr.reviews)} of {4 * dr.spec.deal.size}: "
+            f"{_signed(sm.value_end)} ({result}); at the start {start}")
 
 
 def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
@@ -412,7 +483,7 @@ def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
             o_tot += t.points + t.roem
     if spec.played:
         out.append("")
-        out.append(f"Played so far ({len(spec.played)} cards):")
+        out.append(f"Played so far ({count(len(spec.played), 'card')}):")
         if a.played_tricks:
             out.append(format_tricks(a.played_tricks, first=first, ascii=ascii))
         if a.current_trick:
@@ -444,7 +515,8 @@ def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
                                  preplayed=len(a.current_trick), totals=(d_tot, o_tot)))
     if a.sheet is not None:
         out.append("")
-        out.append(format_sheet(a.sheet, title=sheet_title(a), ascii=ascii))
+        out.append(format_sheet(a.sheet, title=sheet_title(a), ascii=ascii,
+                                points=a.objective == "points"))
     return "\n".join(out)
 
 
@@ -460,11 +532,21 @@ def sides_dict(playing, defenders) -> dict:
     return {"playing_team": playing, "defenders": defenders}
 
 
-def analysis_dict(a: Analysis) -> dict:
+def deal_fields(spec, number: int | None, deal=None) -> dict:
+    """The keys every JSON document of kraken-solve, kraken-analyse and kraken-hint starts
+    with (:data:`DEAL_FIELDS`): ``deal_number`` (the deal's place in the run, 1-based; None
+    when not known), ``source``, ``line`` (the deal's line in it) and ``deal`` (PBN from N;
+    ``deal`` replaces ``spec.deal``)."""
+    return {"deal_number": number, "source": spec.source, "line": spec.line,
+            "deal": str(spec.deal if deal is None else deal)}
+
+
+def analysis_dict(a: Analysis, number: int | None = None) -> dict:
     """One deal's analysis as a JSON-ready dict (cards as ``"HK"`` texts, values in points,
     from the playing team's side).
 
-    Keys: ``source``, ``line``, ``deal`` (PBN from N), ``trump``, ``trump_given``, ``first``,
+    Keys: ``deal_number`` (``number``: the deal's place in the run), ``source``, ``line``,
+    ``deal`` (PBN from N), ``trump``, ``trump_given``, ``first``,
     ``playing_team`` and ``defenders`` (``"N-S"``/``"E-W"``), ``rules`` (name),
     ``rules_options``, ``played``, ``to_move``, ``objective``, ``score``, ``result``
     (``"pit"``, ``"made"`` or ``"nat"``), ``made``, ``pit`` (the principal variation by
@@ -486,7 +568,7 @@ def analysis_dict(a: Analysis) -> dict:
                   "made": bool(r.made), "pit": bool(r.pit), "points": int(r.points),
                   "best": bool(r.best), "pv": list(r.pv)} for r in a.trump_table]
     return {
-        "source": spec.source, "line": spec.line, "deal": str(spec.deal),
+        **deal_fields(spec, number),
         "trump": SUITS[a.trump], "trump_given": a.trump_table is None,
         "first": SEATS[spec.first], "playing_team": team_name(spec.first),
         "defenders": team_name(spec.first + 1),
@@ -505,15 +587,17 @@ def analysis_dict(a: Analysis) -> dict:
     }
 
 
-def analysis_csv_rows(analyses) -> list[list]:
+def analysis_csv_rows(analyses, number: int | None = None) -> list[list]:
     """The CSV rows (columns :data:`CSV_FIELDS`) of one deal's analyses: one per trump of the
-    trump table, or one for a given trump.  ``played``, ``best_cards`` and ``pv`` are
-    space-separated card texts; booleans are ``True``/``False`` as ``kraken-batch`` writes
-    them (``best`` is empty for a given trump)."""
+    trump table, or one for a given trump; ``number``: the deal's place in the run.
+    ``played``, ``best_cards`` and ``pv`` are space-separated card texts; booleans are
+    ``True``/``False`` as ``kraken-batch`` writes them (``best`` is empty for a given
+    trump)."""
     rows = []
     for a in analyses:
         spec = a.spec
-        rows.append([spec.source, spec.line, str(a.deal), SEATS[a.first], team_name(a.first),
+        rows.append([number, spec.source, spec.line, str(a.deal), SEATS[a.first],
+                     team_name(a.first),
                      SUITS[a.trump], csv_bool(a.trump_table is None), csv_bool(a.best),
                      a.rules.name, " ".join(card_text(c, True) for c in spec.played),
                      SEATS[a.to_move] if a.to_move is not None else "", a.objective,
@@ -542,8 +626,9 @@ def format_full_table(table, *, ascii: bool = False) -> str:
     return "\n".join(out)
 
 
-def full_table_dict(table, spec) -> dict:
-    """The table of one deal as a JSON-ready dict: ``source``, ``line``, ``deal``,
+def full_table_dict(table, spec, number: int | None = None) -> dict:
+    """The table of one deal as a JSON-ready dict: ``deal_number``, ``source``, ``line``,
+    ``deal``,
     ``rules``, ``rules_options``, ``tags``, ``cells`` (16: ``first``, ``playing_team``,
     ``trump``, ``score``, ``result``, ``made``, ``pit``, ``points``, ``best``, ``pv``),
     ``nodes``, ``seconds``."""
@@ -552,15 +637,14 @@ def full_table_dict(table, spec) -> dict:
         d = c.to_dict()
         d["playing_team"] = team_name(c.first)
         cells.append(d)
-    return {"source": spec.source, "line": spec.line, "deal": str(table.deal),
-            "rules": table.rules.name, "rules_options": table.rules.to_dict(),
+    return {**deal_fields(spec, number, table.deal), "rules": table.rules.name, "rules_options": table.rules.to_dict(),
             "tags": dict(getattr(spec, "tags", None) or {}), "cells": cells,
             "nodes": int(table.nodes), "seconds": round(float(table.seconds), 6)}
 
 
-def full_table_csv_rows(table, spec) -> list[list]:
+def full_table_csv_rows(table, spec, number: int | None = None) -> list[list]:
     """The table of one deal as CSV rows (:data:`TABLE_CSV_FIELDS`), one per (first player,
-    trump); booleans ``True``/``False``."""
-    return [[spec.source, spec.line, str(table.deal), table.rules.name, SEATS[c.first],
+    trump); booleans ``True``/``False``; ``number``: the deal's place in the run."""
+    return [[number, spec.source, spec.line, str(table.deal), table.rules.name, SEATS[c.first],
              team_name(c.first), SUITS[c.trump], c.score, csv_bool(c.made), csv_bool(c.pit),
              c.points, csv_bool(c.best)] for c in table.cells]

@@ -156,12 +156,18 @@ class Hint:
     layout_hands: list = field(default=None, repr=False)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict (no per-layout arrays)."""
+        """JSON-ready dict (no per-layout arrays).  Pairs are named by side, as in every
+        command's JSON: ``playing_team`` and ``defenders`` name the teams (``"N-S"``,
+        ``"E-W"``), ``declared`` is ``{"playing_team": 20, "defenders": 0}`` (or None)."""
+        first = SEATS.index(self.first)
+        teams = ("N-S", "E-W")
         return {
             "seat": self.seat, "side": self.side, "trump": self.trump, "first": self.first,
+            "playing_team": teams[first % 2], "defenders": teams[(first + 1) % 2],
             "rules": self.rules.name, "rules_options": self.rules.to_dict(),
             "objective": self.objective, "played": list(self.played),
-            "declared": None if self.declared is None else list(self.declared),
+            "declared": None if self.declared is None else {
+                "playing_team": int(self.declared[0]), "defenders": int(self.declared[1])},
             "hand": self.hand, "holding": self.holding, "exact": self.exact,
             "layouts": self.layouts, "consistent": self.consistent,
             "allowed_by_play": self.allowed_by_play,

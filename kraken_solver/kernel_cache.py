@@ -1,9 +1,9 @@
 """Knowing when the search kernels are compiled rather than loaded from Numba's cache.
 
-The kernels (``_kernels.py``) are ``@njit(cache=True)``: the first run on a machine (or after
-an upgrade) compiles them, which takes about a minute and some 730 MB; later runs load the
-compiled code from Numba's on-disk cache in about a second.  A command should say so before
-a minute of silence, and only then.
+The kernels (``_kernels.py``) are ``@njit(cache=True)``: the first run on a machine (or
+after an upgrade) compiles them, which takes about 60 to 90 s and about 700 MB (a 2-core
+machine under load); later runs load the compiled code from Numba's on-disk cache in about a
+second. A command should say so before a minute or more of silence, and only then.
 
 The honest signal is Numba's own: its dispatcher first tries the disk cache and only when
 that misses broadcasts the ``"numba:compile"`` event (``numba.core.event``, Numba's
@@ -73,9 +73,13 @@ class KernelLoad:
         self.compiled = compiled
 
     def describe(self) -> str:
-        how = "compiled (now cached for later runs)" if self.compiled else \
-            "loaded from Numba's cache"
-        return f"search kernels {how} in {self.seconds:.3f} s"
+        """What was done, for a closing line: ``"compiled the search kernels in 65.4 s
+        (cached for later runs)"`` or ``"loaded the search kernels from Numba's cache in
+        0.42 s"`` (seconds to one decimal, under a second to two)."""
+        took = f"{self.seconds:.1f} s" if self.seconds >= 1 else f"{self.seconds:.2f} s"
+        if self.compiled:
+            return f"compiled the search kernels in {took} (cached for later runs)"
+        return f"loaded the search kernels from Numba's cache in {took}"
 
 
 def load_kernels(notify=None) -> KernelLoad:

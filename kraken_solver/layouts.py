@@ -59,7 +59,7 @@ from .batch import GEN_BLOCK
 from .cards import (FULL_DECK, SEATS, SUIT_MASK, SUITS, card_power, card_str, cards_of,
                     is_int, popcount, sort_for_display)
 from .deal import Deal, parse_pbn, pbn_hand_mask, pbn_words
-from .errors import CardParseError, DealError, IllegalCardError, KrakenError
+from .errors import CardParseError, DealError, IllegalCardError, KrakenError, short_token
 from .roem import player_melds
 from .rules import Rules, as_rules
 
@@ -783,16 +783,43 @@ def observe(deal, trump, first, *, rules=None, played=(), declared=None) -> Obse
     ``declared`` is None, for the hand roem that was declared.  ``declared``: (HR_D, HR_O),
     points, the playing team first; required when a hand is hidden and hand roem is on;
     with every hand given it must equal theirs.  Raises DealError, CardParseError,
-    IllegalCardError, RulesError, ObservationError, KrakenError."""
-    from .solver import Position, as_played, as_seat, as_suit, hand_roem
-    from .cards import parse_card
+    IllegalCardError, RulesError, ObservationError, KrakenError; their token is the caller's
+    own text (a card as written, the deal as given)."""
+    from .solver import as_played
 
     pd = as_partial(deal)
+    given = as_played(played)
+    try:
+        return _observe(pd, deal, trump, first, rules, given, declared)
+    except KrakenError as e:
+        raise _in_own_words(e, pd, deal, given) from None
+
+
+def _in_own_words(err: KrakenError, pd: PartialDeal, deal, given) -> KrakenError:
+    """``err`` with its token in the caller's own text: a card of the play (``column``: its
+    1-based place) as the caller wrote it (``H10``, ``ht``: not the canonical ``HT``), the
+    deal as given rather than rewritten from N."""
+    token = err.token
+    if err.column is not None and 1 <= err.column <= len(given) and \
+            isinstance(given[err.column - 1], str):
+        token = given[err.column - 1].strip()
+    elif token is not None and token == short_token(str(pd)) and isinstance(deal, str):
+        token = deal.strip()
+    if token == err.token:
+        return err
+    return type(err)(err.message, source=err.source, line=err.line, column=err.column,
+                     token=token)
+
+
+def _observe(pd, deal, trump, first, rules, given, declared) -> "Observation":
+    from .solver import Position, as_seat, as_suit, hand_roem
+    from .cards import parse_card
+
     trump_i = as_suit(trump)
     first_i = as_seat(first)
     rules_r = as_rules(rules)
     cards = []
-    for i, c in enumerate(as_played(played)):
+    for i, c in enumerate(given):
         try:
             cards.append(parse_card(c))
         except CardParseError as e:

@@ -34,7 +34,8 @@ from .cards import SEATS
 from .errors import KrakenError
 
 __all__ = ["PlayerViewReview", "ViewStats", "ViewSummary", "review_player_view",
-           "summarise_player_view", "plot_player_view", "DEFAULT_REVIEW_SAMPLES",
+           "summarise_player_view", "plot_player_view", "player_view_figure",
+           "DEFAULT_REVIEW_SAMPLES",
            "MISTAKE_SE"]
 
 #: layouts a decision of the player's-view review solves (exact when there are fewer)
@@ -201,26 +202,48 @@ def summarise_player_view(reviews) -> ViewSummary:
 
 def plot_player_view(reviews, path, *, title: str | None = None, ascii: bool = False,
                      inputs=()) -> str:
-    """Two panels, written to ``path`` as a PNG (through
-    :func:`kraken_solver.outputs.save_figure`): above, the double-dummy score through the
-    play (rule 23, points, playing team's side) with the player's-view mistakes (filled
-    triangles, in the team's colour) and the cards wrong double dummy but excused from the
-    player's view (hollow circles) marked; below, each card's double-dummy cost (grey) and
-    player's-view cost (the team's colour, with its standard error).  Raises ImportError
-    without matplotlib, OutputError when the file cannot be written."""
+    """Draw :func:`player_view_figure` and write it to ``path`` as a PNG (through
+    :func:`kraken_solver.outputs.save_figure`); returns the path.  Raises ImportError without
+    matplotlib, OutputError when the file cannot be written."""
+    from .outputs import save_figure
+    fig = player_view_figure(reviews, title=title, ascii=ascii)
+    return save_figure(fig, os.fspath(path), inputs=inputs)
+
+
+#: marker sizes (points) of the player's-view plot
+_MISTAKE_SIZE = 9
+_EXCUSED_SIZE = 9
+
+
+def player_view_figure(reviews, *, title: str | None = None, ascii: bool = False):
+    """The player's-view review as a matplotlib Figure (Agg canvas) of two panels: above, the
+    double-dummy score through the play (rule 23, points, playing team's side) with the
+    player's-view mistakes (filled triangles in the team's colour, each labelled with its
+    seat and card) and the cards wrong double dummy but excused from the player's view
+    (hollow circles) marked; below, each card's double-dummy cost (grey) and player's-view
+    cost (the team's colour, with its standard error).  The legend sits below the panels and
+    every label where it covers no marker, no other label and nothing outside the panel
+    (:func:`kraken_solver.plotting.place_labels`); the title is wrapped to the figure's
+    width.  The labels are in ``fig.mistake_labels``.  Raises ImportError without
+    matplotlib."""
     from .analyse import require_matplotlib
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     from .formatting import card_text
-    from .outputs import save_figure
+    from .plotting import fit_title, freeze_layout, line_segments, mark_boxes, place_labels
 
     reviews = list(reviews)
-    fig = Figure(figsize=(10, 6.4), dpi=100)
+    width = 10.0
+    fig = Figure(figsize=(width, 7), dpi=100)
     FigureCanvasAgg(fig)
-    top, low = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    top = fig.add_axes((0.08, 0.5, 0.9, 0.4))
+    low = fig.add_axes((0.08, 0.1, 0.9, 0.3), sharex=top)
     colours = {"N-S": "tab:red", "E-W": "tab:blue"}
+    handles = []
     if reviews:
         dd = [r.dd for r in reviews]
         xs = [0] + [r.number for r in dd]
@@ -231,58 +254,91 @@ def plot_player_view(reviews, path, *, title: str | None = None, ascii: bool = F
                 for ax in (top, low):
                     ax.axvspan(min(nums) - 0.5, max(nums) + 0.5, color="0.93", zorder=0)
         top.axhline(0, color="0.4", linewidth=0.8, zorder=1)
-        top.step(xs, ys, where="post", color="black", linewidth=1.6, zorder=2,
-                 label="double-dummy score")
+        top.step(xs, ys, where="post", color="black", linewidth=1.6, zorder=2)
+        handles.append(Line2D([], [], color="black", linewidth=1.6,
+                              label="double-dummy score after each card"))
         used = set()
-        flip = 1
         for r in reviews:
             c = colours[r.dd.team]
             if r.mistake:
-                flip = -flip
-                key = ("m", r.dd.team)
-                top.plot([r.dd.number], [r.dd.value_after], "v" if r.dd.playing else "^",
-                         color=c, markersize=9, zorder=4,
-                         label=None if key in used else f"mistake from {r.dd.team}'s view")
-                used.add(key)
-                top.annotate(f"{r.dd.seat} {card_text(r.dd.card, ascii)}",
-                             (r.dd.number, r.dd.value_after), textcoords="offset points",
-                             xytext=(4, 6 if flip > 0 else -13), fontsize=8, color=c)
+                marker = "v" if r.dd.playing else "^"
+                top.plot([r.dd.number], [r.dd.value_after], marker, color=c,
+                         markersize=_MISTAKE_SIZE, zorder=4)
+                if ("m", r.dd.team) not in used:
+                    handles.append(Line2D([], [], marker=marker, linestyle="", color=c,
+                                          markersize=_MISTAKE_SIZE,
+                                          label=f"mistake from {r.dd.team}'s view"))
+                used.add(("m", r.dd.team))
             elif r.excused:
-                key = ("e", r.dd.team)
                 top.plot([r.dd.number], [r.dd.value_after], "o", markerfacecolor="none",
-                         markeredgecolor=c, markersize=9, zorder=4,
-                         label=None if key in used else
-                         f"{r.dd.team}: wrong double dummy, best from what they saw")
-                used.add(key)
+                         markeredgecolor=c, markersize=_EXCUSED_SIZE, zorder=4)
+                if ("e", r.dd.team) not in used:
+                    handles.append(Line2D([], [], marker="o", linestyle="",
+                                          markerfacecolor="none", markeredgecolor=c,
+                                          markersize=_EXCUSED_SIZE,
+                                          label=f"{r.dd.team}: wrong double dummy, best "
+                                                "from what they saw"))
+                used.add(("e", r.dd.team))
         nums = np.array([r.dd.number for r in reviews], dtype=float)
-        low.bar(nums - 0.2, [r.dd.cost for r in reviews], width=0.4, color="0.6",
-                label="double-dummy cost")
+        low.bar(nums - 0.2, [r.dd.cost for r in reviews], width=0.4, color="0.6")
+        handles.append(Patch(color="0.6", label="double-dummy cost"))
         for team in TEAMS:
             mine = [r for r in reviews if r.dd.team == team]
             if mine:
                 low.bar([r.dd.number + 0.2 for r in mine], [r.cost for r in mine], width=0.4,
                         color=colours[team], yerr=[r.cost_se for r in mine],
-                        error_kw={"elinewidth": 0.8, "ecolor": "0.25"},
-                        label=f"player's-view cost, {team} (+- standard error)")
+                        error_kw={"elinewidth": 0.8, "ecolor": "0.25"})
+                handles.append(Patch(color=colours[team],
+                                     label=f"player's-view cost, {team} (+- standard error)"))
+        handles.append(Patch(color="0.93", label="shaded: every other trick"))
         top.set_xlim(-0.5, max(xs) + 0.5)
         ymin, ymax = min(ys + [0]), max(ys + [0])
-        pad = max(10, (ymax - ymin) * 0.12)
+        pad = max(10, (ymax - ymin) * 0.14)
         top.set_ylim(ymin - pad, ymax + pad)
-        top.legend(loc="upper left", fontsize=7)
-        tallest = max([r.dd.cost for r in reviews] + [r.cost + r.cost_se for r in reviews] + [1])
-        low.set_ylim(0, tallest * 1.5)          # room for the legend above the bars
-        low.legend(loc="upper left", fontsize=7)
+        tallest = max([r.dd.cost for r in reviews] + [r.cost + r.cost_se for r in reviews]
+                      + [1])
+        low.set_ylim(0, tallest * 1.1)
         ticks = [r.number for r in dd if r.number == 1 or r.trick != dd[r.number - 2].trick]
         low.set_xticks([t - 1 for t in ticks] + [max(xs)])
-    top.set_ylabel("score, playing team's side")
-    low.set_ylabel("cost (points)")
-    low.set_xlabel("cards played (shaded: every other trick)")
+    top.tick_params(labelbottom=False)
+    top.set_ylabel("score, playing team's side", fontsize=9)
+    low.set_ylabel("cost (points)", fontsize=9)
+    low.set_xlabel("cards played", fontsize=9)
     top.grid(axis="y", color="0.85", linewidth=0.6)
     low.grid(axis="y", color="0.85", linewidth=0.6)
+    # heights in inches: the title, the two panels, the x axis, the legend below
+    title_lines = 0
     if title:
-        top.set_title(title, fontsize=10, parse_math=False)
-    fig.tight_layout()
-    return save_figure(fig, os.fspath(path), inputs=inputs)
+        title_lines = fit_title(top, title, fontsize=10).get_text().count("\n") + 1
+    columns = 2
+    rows = -(-len(handles) // columns)
+    title_in = 0.12 + 0.2 * title_lines
+    top_in, gap_in, low_in, axis_in = 3.3, 0.15, 2.0, 0.55
+    legend_in = 0.2 * rows + 0.15
+    height = title_in + top_in + gap_in + low_in + axis_in + legend_in
+    fig.set_size_inches(width, height)
+    y_top = 1 - (title_in + top_in) / height
+    top.set_position((0.08, y_top, 0.9, top_in / height))
+    y_low = y_top - (gap_in + low_in) / height
+    low.set_position((0.08, y_low, 0.9, low_in / height))
+    if handles:
+        fig.legend(handles=handles, loc="upper left", ncol=columns, fontsize=8,
+                   frameon=False, bbox_to_anchor=(0.07, y_low - axis_in / height))
+    freeze_layout(fig)
+    labels = []
+    if reviews:
+        marked = [r for r in reviews if r.mistake or r.excused]
+        marks = mark_boxes(top, [r.dd.number for r in marked],
+                           [r.dd.value_after for r in marked], _MISTAKE_SIZE)
+        lines = line_segments(top, xs, ys, step=True)
+        lines += line_segments(top, [-0.5, max(xs) + 0.5], [0, 0])
+        labels = place_labels(
+            top, [(r.dd.number, r.dd.value_after, f"{r.dd.seat} {card_text(r.dd.card, ascii)}",
+                   _MISTAKE_SIZE / 2, {"color": colours[r.dd.team]})
+                  for r in reviews if r.mistake],
+            marks=marks, lines=lines, fontsize=8)
+    fig.mistake_labels = labels
+    return fig
 
 
 # ------------------------------------------------------------------------- text, JSON, CSV
@@ -301,20 +357,13 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
     beside them its player's view (the card's mean score over the layouts the player could not
     tell apart, the best card's, the player's-view cost and mark), each trick's winner, and the
     totals per player and team.  ``dr``: the double-dummy ``DealReview`` of the deal."""
-    from .formatting import card_text, hand_diagram, suit_text, team_name
+    from .formatting import card_text, review_head, review_result, team_name
 
     spec = dr.spec
-    first, trump = spec.first, spec.trump
+    first = spec.first
     d_team, o_team = team_name(first), team_name(first + 1)
     sm = summarise_player_view(reviews)
-    start = reviews[0].dd.value_before if reviews else None
-    out = [hand_diagram(spec.deal, trump=trump, first=first, ascii=ascii), "",
-           f"Rules: {spec.rules.name}",
-           f"First player: {SEATS[first]}; playing team {d_team}, defenders {o_team}",
-           f"Trump: {suit_text(trump, ascii)}"]
-    if spec.rules.hand_roem:
-        out.append(f"Hand roem: {d_team} {dr.hand_roem[0]}, {o_team} {dr.hand_roem[1]}")
-    out.append(f"Double-dummy score before the first card: {start:+d}")
+    out = review_head(dr, ascii=ascii)      # the plain review's lines, made/nat included
     out += ["",
             "Play, as each player saw it.  dd: the double-dummy score (playing team's side) "
             "before and",
@@ -359,9 +408,7 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
         else:
             out.append("    (trick in progress)")
     out.append("")
-    if dr.final_score is not None:
-        out.append(f"Result of the play: score {dr.final_score:+d}; double dummy at the start "
-                   f"{start:+d}")
+    out.append(review_result(dr))
     out.append("")
     out.append("Summary (dd cost: points given away with all hands open; view cost: mean "
                "score given away")

@@ -23,8 +23,9 @@ words ``samples`` (1 to :data:`MAX_VIEW_SAMPLES`), ``job`` and ``client`` beside
 position's), ``/api/hint/progress?job=NAME`` (layouts solved of how many), POST
 ``/api/hint/cancel`` (``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file
 text -> its deals).  Bad input gets status 400 and ``{"error": "...", "field": "..."}`` with
-the message the command-line tools print; a hint that was cancelled or replaced by a later
-request of the same page gets 409 with ``"cancelled": true``.
+the message the command-line tools print, and so does a query word the endpoint does not read
+(:data:`ENDPOINT_WORDS`: a misspelt word is never ignored); a hint that was cancelled or
+replaced by a later request of the same page gets 409 with ``"cancelled": true``.
 
 One :class:`BoardSolver` a server process owns the :class:`~kraken_solver.solver.Searcher`
 (its transposition table is reused while the user explores a deal) behind a lock: a Searcher
@@ -52,6 +53,7 @@ from .cards import (RANKS, SEATS, SUITS, card_str, cards_of, parse_card, parse_s
                     sort_for_display)
 from .deal import Deal, parse_pbn
 from .errors import CardParseError, KrakenError, RulesError
+from .formatting import count
 from .roem import declared_melds
 from .rules import MULTIPLIERS, PRESETS, Rules, as_rules
 
@@ -145,6 +147,34 @@ def query_params(q: Query) -> dict:
     return out
 
 
+#: the query words of a position (:func:`read_query`)
+POSITION_WORDS = ("deal", "trump", "first", "rules", "double", "play")
+#: the words each endpoint reads; any other word is refused (400), so that a misspelt one
+#: (``played=`` for ``play=``) is never silently ignored
+ENDPOINT_WORDS = {
+    "/api/info": (),
+    "/api/state": POSITION_WORDS + ("objective",),
+    "/api/values": POSITION_WORDS + ("objective",),
+    "/api/trumps": POSITION_WORDS + ("objective",),
+    "/api/line": POSITION_WORDS + ("objective",),
+    "/api/hint": POSITION_WORDS + ("objective", "samples", "job", "client"),
+    "/api/hint/progress": ("job",),
+    "/api/hint/cancel": (),
+    "/api/parse": (),
+}
+
+
+def check_words(params, path: str) -> None:
+    """Raises KrakenError naming the first query word of ``params`` that endpoint ``path``
+    does not read (:data:`ENDPOINT_WORDS`), and listing those it reads: ``query: unknown word;
+    /api/values reads deal, trump, ... (got 'played')``."""
+    allowed = ENDPOINT_WORDS[path]
+    for name in params:
+        if name not in allowed:
+            reads = f"reads {', '.join(allowed)}" if allowed else "reads no query word"
+            raise KrakenError(f"unknown word; {path} {reads}", source="query", token=name)
+
+
 def _field_error(err: KrakenError, name: str) -> KrakenError:
     """``err`` located in the query word ``name`` (its column counts in that word)."""
     return type(err)(err.message, source=name, column=err.column, token=err.token)
@@ -211,7 +241,7 @@ def read_query(params, *, need_trump: bool = False) -> Query:
     words = [w for w in _SEP.split(p) if w]
     if len(words) > 32:
         raise KrakenError("at most 32 cards are played in a deal", source="play",
-                          token=f"{len(words)} cards")
+                          token=count(len(words), "card"))
     played = []
     for i, w in enumerate(words):
         try:
@@ -252,14 +282,25 @@ def team_name(seat: int) -> str:
     return "N-S" if seat % 2 == 0 else "E-W"
 
 
+#: how the page writes a rank (view.js's RANK_SHOWN): the ten as "10", the others as their
+#: letter or digit
+RANK_SHOWN = {"T": "10"}
+
+
+def rank_shown(rank: str) -> str:
+    """A rank as the page shows it on its cards: ``"T"`` -> ``"10"``, ``"K"`` -> ``"K"``."""
+    return RANK_SHOWN.get(rank, rank)
+
+
 def melds_of(deal: Deal, trump: int | None, first: int, rules: Rules) -> list[dict]:
     """The hand roem declared (RULES.md rules 12-17), meld by meld.
 
     One dict a meld: ``seat``, ``kind`` (``"run"``, ``"four"``, ``"stuk"``), ``cards``
-    (card texts), ``text`` (``"run ♠ 8 9 T"``), ``value`` (points) and ``counts`` (rule 15:
-    only the team of the best meld scores its melds; stuk always counts, rule 16).  The
-    counting values add up to :func:`~kraken_solver.solver.hand_roem`.  Empty when the rules
-    have no hand roem.  Stuk needs a trump (none is listed without)."""
+    (card texts), ``text`` (``"run ♠ 8 9 10"``: the ranks as the page's cards show them,
+    :func:`rank_shown`), ``value`` (points) and ``counts`` (rule 15: only the team of the
+    best meld scores its melds; stuk always counts, rule 16).  The counting values add up to
+    :func:`~kraken_solver.solver.hand_roem`.  Empty when the rules have no hand roem.  Stuk
+    needs a trump (none is listed without)."""
     symbols = "\u2660\u2665\u2666\u2663"
     out = []
     for m in declared_melds(deal.hands, 0 if trump is None else trump, first, rules):
@@ -271,7 +312,8 @@ def melds_of(deal: Deal, trump: int | None, first: int, rules: Rules) -> list[di
         elif m.kind == "stuk":
             text = f"stuk {symbols[suit]} K Q"
         else:
-            text = f"{m.kind} {symbols[suit]} " + " ".join(RANKS[c % 8] for c in m.cards)
+            text = f"{m.kind} {symbols[suit]} " + " ".join(rank_shown(RANKS[c % 8])
+                                                            for c in m.cards)
         out.append({"seat": SEATS[m.seat], "kind": m.kind,
                     "cards": [card_str(c) for c in m.cards], "text": text,
                     "value": m.value, "counts": m.counts})
@@ -287,7 +329,13 @@ def _trick_json(t, number: int, first_index: int) -> dict:
 def state_of(q: Query) -> dict:
     """What the page draws for a position, without a search: the hands left (card texts by
     suit, then power), the trick on the table, the legal cards of the player to move, the
-    completed tricks and the running score sheet (rules 18-19), as a JSON-ready dict.
+    completed tricks and the running score sheet (rules 18-19), as a JSON-ready dict.  The
+    sheet names its sides, as every JSON of the tools: ``sheet["playing_team"]`` and
+    ``sheet["defenders"]`` each hold ``tricks``, ``card_points`` (the last trick's bonus
+    apart), ``last_trick``, ``trick_roem``, ``hand_roem`` and ``total`` (the pit bonus
+    included once the deal is over); then ``pit_bonus``, ``pit_possible``, ``final`` (None
+    until the deal is over, then ``made``, ``pit``, ``multiplier``, ``playing_team``,
+    ``defenders``, ``score``), ``total_points`` and ``last_bonus``.
 
     Without a trump only the hands, the seats and the melds without stuk are given (the page
     shows the trump table then).  Raises KrakenError for a position that cannot be built."""
@@ -351,10 +399,11 @@ def state_of(q: Query) -> dict:
         trick={"leader": SEATS[pos.leader], "cards": [card_str(int(c)) for c in
                                                        pos.trick[:pos.tlen]]},
         tricks=tricks,
-        sheet={"tricks": won, "card_points": points, "last_trick": last, "trick_roem": roem,
-               "hand_roem": hand, "pit_bonus": pit, "pit_possible": pit_possible,
-               "totals": totals, "final": final, "total_points": pos.total_points,
-               "last_bonus": pos.last_bonus})
+        sheet={**{side: {"tricks": won[k], "card_points": points[k], "last_trick": last[k],
+                         "trick_roem": roem[k], "hand_roem": hand[k], "total": totals[k]}
+                  for k, side in enumerate(("playing_team", "defenders"))},
+               "pit_bonus": pit, "pit_possible": pit_possible, "final": final,
+               "total_points": pos.total_points, "last_bonus": pos.last_bonus})
     return base
 
 
@@ -477,7 +526,8 @@ class BoardSolver:
         (24) layouts is solved in that thread, as ``hint()`` does.
 
         Returns ``{"objective", "seat", "side", "hand" (as dealt, PBN suits), "holding",
-        "played" (cards played), "declared" ([HR_D, HR_O] or None without hand roem),
+        "played" (cards played), "declared" ({"playing_team": HR_D, "defenders": HR_O}, or
+        None without hand roem),
         "exact", "layouts" (solved), "consistent" (the count, or None when not counted),
         "consistent_estimate", "allowed_by_play", "samples", "seed", "cards": {card: {"mean",
         "se", "p_made", "min", "max", "loss", "loss_se"}}, "best", "workers", "nodes", "ms",
@@ -592,7 +642,8 @@ class BoardSolver:
                  for c, e in h.cards.items()}
         return {"objective": objective, "seat": h.seat, "side": h.side, "hand": h.hand,
                 "holding": h.holding, "played": list(h.played),
-                "declared": None if h.declared is None else list(h.declared),
+                "declared": None if h.declared is None else {
+                    "playing_team": int(h.declared[0]), "defenders": int(h.declared[1])},
                 "exact": bool(h.exact), "layouts": int(h.layouts),
                 "consistent": None if h.consistent is None else int(h.consistent),
                 "consistent_estimate": float(h.consistent_estimate),
@@ -725,7 +776,7 @@ def deal_entry(spec, index: int) -> dict:
     if double != 1:
         parts.append(f"\u00d7{double}")
     if spec.played:
-        parts.append(f"{len(spec.played)} cards played")
+        parts.append(f"{count(len(spec.played), 'card')} played")
     return {"index": index, "where": spec.where, "label": " \u00b7 ".join(parts),
             "params": words}
 
@@ -879,6 +930,15 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
     @app.get("/")
     def index():
         return Response(page_html(), mimetype="text/html")
+
+    @app.before_request
+    def known_words():
+        if request.path in ENDPOINT_WORDS:      # any other path is 404, whatever its query
+            try:
+                check_words(request.args, request.path)
+            except KrakenError as e:
+                return fail(e)
+        return None
 
     @app.get("/api/info")
     def info():

@@ -61,6 +61,10 @@ def test_parse_known_and_impossible_constraints():
                         (["E:SK,SQ,ST,S8,S7,HA,HQ,HJ,HT"], "9 known cards")]:
         with pytest.raises(KrakenError, match=what):
             parse_known(items, 0, m)
+    # the error echoes the user's own text, not the cards rewritten
+    with pytest.raises(KrakenError) as e:
+        parse_known(["e:sk,sq,st", "E:S8 S7 HA", "E:HQ,HJ,H10"], 0, m)
+    assert e.value.token == "e:sk,sq,st E:S8 S7 HA E:HQ,HJ,H10"
 
 
 # ------------------------------------------------------------------------------ sampling
@@ -250,3 +254,27 @@ def test_workers_are_bounded():
     r = run(HAND, "--workers", 9999, "--samples", 1)
     assert r.exit_code == 1 and r.stderr.count("\n") == 1
     assert f"from 1 to {max_workers()} here (4 per core" in r.stderr
+
+
+def test_a_hand_is_shown_as_kraken_hint_shows_it(tmp_path):
+    """kraken-advise showed a hand as '♠ AJ9', kraken-hint as '♠ A T 7': both use
+    formatting.hand_line now, the ranks one space apart as in the deal diagram."""
+    from kraken_solver.cli.hint import main as hint_main
+    from kraken_solver.formatting import hand_line
+    r = run("AJ9.T8..Q97", "--samples", 2, "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == "Hand of N: \u2660 A J 9  \u2665 T 8  \u2666 -  \u2663 Q 9 7"
+    r = run("AJ9.T8..Q97", "--samples", 2, "--workers", 1, "--ascii", "--seat", "E")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == "Hand of E: S A J 9  H T 8  D -  C Q 9 7"
+    # kraken-hint's line of the same hand, to lead before any card
+    f = tmp_path / "hint.txt"
+    f.write_text('[Deal "N:AJ9.T8..Q97 - - -"]\n[Trump "H"]\n[First "N"]\n'
+                 '[Declared "0 0"]\n')
+    r = CliRunner().invoke(hint_main, [str(f), "--samples", 2, "--workers", 1, "--ascii"])
+    assert r.exit_code == 0, r.output
+    assert "\nN's hand now: S A J 9  H T 8  D -  C Q 9 7\n" in r.stdout
+    # without a trump the plain order of the diagram, with one the trump suit's order
+    mask = parse_hand("AKJT.J97.8.")
+    assert hand_line(mask, ascii=True) == "S A K J T  H J 9 7  D 8  C -"
+    assert hand_line(mask, 1, ascii=True) == "S A T K J  H J 9 7  D 8  C -"

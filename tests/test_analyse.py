@@ -16,6 +16,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -352,11 +353,13 @@ def test_cli_csv_one_row_per_card(tmp_path):
     assert tuple(rows[0]) == CSV_FIELDS
     body = [dict(zip(CSV_FIELDS, r)) for r in rows[1:]]
     assert len(body) == 8 + 5
-    assert [b["deal"] for b in body] == ["1"] * 8 + ["2"] * 5
+    assert [b["deal_number"] for b in body] == ["1"] * 8 + ["2"] * 5
+    specs = parse_deal_file(str(p))
+    assert [b["deal"] for b in body] == [str(specs[0].deal)] * 8 + [str(specs[1].deal)] * 5
     assert body[0]["card"] == "SA" and body[0]["cost"] == "42" and body[0]["turned"] == "True"
-    assert (body[0]["line"], body[0]["column"]) == ("5", "1")
+    assert (body[0]["card_line"], body[0]["card_column"], body[0]["line"]) == ("5", "1", "1")
     assert body[9]["card"] == "SK" and body[9]["cost"] == "30" and body[9]["seat"] == "E"
-    assert (body[9]["line"], body[9]["column"], body[9]["deal_line"]) == ("12", "4", "8")
+    assert (body[9]["card_line"], body[9]["card_column"], body[9]["line"]) == ("12", "4", "8")
     assert body[12]["value_after"] == "5" and body[12]["trick"] == "2"
 
 
@@ -389,6 +392,34 @@ def test_plot_play_library(tmp_path):
     rs = analyse_play(HAND_DEAL, "C", "N", played=HAND_PLAY_BOTH_ERR)
     path = plot_play(rs, tmp_path / "p.png", title="hand deal", ascii=True)
     assert pathlib.Path(path).read_bytes()[:8] == PNG_MAGIC
+
+
+def test_the_play_plot_keeps_every_text_in_the_figure():
+    """A long file name or rules spec ran the title off both edges of the figure; it now
+    wraps (the plot moves down to make room), and nothing else leaves the figure, covers a
+    plot or hides a numbered mark under another."""
+    from plotcheck import (boxes_overlap, check_legends_off_the_axes,
+                           check_texts_inside_figure, drawn, marker_boxes)
+
+    from kraken_solver.analyse import play_figure
+    (spec,) = parse_deal_file(str(DATASETS / "played_deal.txt"))
+    rs = analyse_play(spec.deal, spec.trump, spec.first, rules=spec.rules, played=spec.played)
+    for title in ("Deal 1: datasets/played_deal.txt, line 4   trump S, first W (playing team "
+                  "E-W), rules kraken",
+                  "Deal 12: /home/club/archive/2024/season/autumn/night-7/played_deal.txt, "
+                  "line 4   trump S, first W (playing team E-W), rules "
+                  "kraken-amsterdam+multiplier=8+pit_bonus=250+long_runs_100=true"):
+        fig = play_figure(rs, title=title, ascii=True)
+        check_texts_inside_figure(fig)
+        check_legends_off_the_axes(fig)
+        ax = fig.axes[0]
+        assert ax.get_title().replace("\n", " ") == title
+        big = [b for b, _ in marker_boxes(ax, drawn(fig))
+               if b.width > 10 * fig.dpi / 72]            # the numbered mistake marks
+        assert len(big) == sum(r.mistake for r in rs)
+        for i in range(len(big)):
+            for j in range(i):
+                assert not boxes_overlap(big[i], big[j])
 
 
 def test_cli_plot_needs_a_png_name(tmp_path):
@@ -584,3 +615,15 @@ def test_analyse_play_takes_played_as_solve_does():
     as_list = analyse_play(HAND_DEAL, "C", "N", played=HAND_PLAY_N_ERRS)
     text = " ".join(str(c) for c in HAND_PLAY_N_ERRS)
     assert analyse_play(HAND_DEAL, "C", "N", played=text) == as_list
+
+
+def test_cli_counts_one_card_in_the_singular(tmp_path):
+    """'1 cards in' on stderr and 'the play (1 cards)' in the review of one card played."""
+    p = write(tmp_path, '[Deal "N:A7... K8... .78.. ..78."]\n[Trump "C"]\n[First "N"]\n'
+                        '[Play "N"]\nSA\n')
+    res = run(p, "--ascii")
+    assert res.exit_code == 0, res.output
+    assert "the play (1 card) and best play to the end" in res.stdout
+    assert "cards" not in res.stdout.split("best play to the end")[0]
+    assert re.search(r"deal 1 \(.*\): 1 card in \d+\.\d{3} s, [\d,]+ nodes", res.stderr), \
+        res.stderr

@@ -191,6 +191,36 @@ def test_workers_and_chunk_size_do_not_change_the_file(reference, tmp_path):
     assert read_results(out)["nodes"].gt(0).all()
 
 
+def test_messages_say_what_they_count_in_the_right_number(tmp_path):
+    """'1 deals x 4 trumps' and 'resuming: 18 chunks (1152 deals) done already of 157'
+    (157 what?): every count names its noun, in the singular for one."""
+    out = tmp_path / "one.csv"
+    r = run("--deals", 1, "--seed", 3, "--out", out, "--workers", 1)
+    assert r.exit_code == 0, r.output
+    line = r.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"kraken-batch: 1 deal x 4 trumps -> {out}; solved 1 deal in "), line
+    assert " with 1 worker, peak memory " in line and "deals" not in line.split("deals/s")[0]
+    r = run("summarize", out)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith(f"{out}: 1 deal x 4 trumps = 4 rows"), r.stdout[:200]
+    # a run stopped after its first chunk of three, then resumed
+    out = tmp_path / "r.csv"
+
+    def stop(pool, res):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(make_config(deals=3, seed=3, chunk_size=1), out, workers=1, on_chunk=stop)
+    r = run("--deals", 3, "--seed", 3, "--chunk-size", 1, "--workers", 1, "--out", out,
+            "--resume")
+    assert r.exit_code == 0, r.output
+    assert "kraken-batch: resuming: 1 of 3 chunks done already (1 of 3 deals)\n" in r.stderr
+    assert f"kraken-batch: 3 deals x 4 trumps -> {out} (1 chunk from before); solved 2 deals " \
+        "in " in r.stderr, r.stderr
+    r = run("--deals", 3, "--seed", 3, "--chunk-size", 1, "--workers", 1, "--out", out,
+            "--resume")
+    assert f"kraken-batch: {out} is already complete (12 rows); nothing to do" in r.stderr
+
+
 def _children(pid):
     kids = []
     for d in os.listdir("/proc"):
@@ -291,7 +321,7 @@ def test_resume_refuses_another_configuration(tmp_path):
         run_batch(make_config(deals=2, seed=4, chunk_size=1), out, workers=1,
                   on_chunk=_interrupt_after_first_chunk)
     r = run(*base)
-    assert r.exit_code == 1 and "unfinished run (1 chunks done)" in r.stderr
+    assert r.exit_code == 1 and "unfinished run (1 chunk done)" in r.stderr
     assert "--resume" in r.stderr
 
 

@@ -78,6 +78,29 @@ def test_cli_check_detects_a_changed_value(tmp_path):
     assert "MISMATCH solve 2" in res.output
 
 
+@pytest.mark.parametrize("changed", [20, 21, 24])
+def test_cli_check_says_how_many_differences_it_did_not_list(tmp_path, changed):
+    """--check listed 20 differences and stopped without a word about the rest."""
+    expected = json.loads(SCORE_FILE.read_text())
+    for i in range(changed):
+        expected["values"][i] += 2
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(expected))
+    res = CliRunner().invoke(bench_main, ["--limit", "6", "--quiet", "--check", str(bad)])
+    assert res.exit_code == 1
+    lines = res.stderr.splitlines()
+    listed = [x for x in lines if x.startswith("kraken-bench: MISMATCH solve ")]
+    assert len(listed) == 20 and listed[-1].startswith("kraken-bench: MISMATCH solve 19 ")
+    more = [x for x in lines if "not listed" in x]
+    if changed == 20:
+        assert more == [] and len(lines) == 20
+    else:
+        noun = "mismatch" if changed == 21 else "mismatches"
+        assert more == [f"kraken-bench: ... and {changed - 20} more {noun} not listed "
+                        f"({changed} in all; --json FILE writes the run's values to "
+                        "compare)"] and lines[-1] == more[0]
+
+
 def test_cli_writes_json(tmp_path):
     out = tmp_path / "r.json"
     res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed7", "--quiet",
@@ -205,7 +228,7 @@ def test_cli_progress_only_on_a_terminal_and_version():
     res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed3", "--objective", "points"])
     assert res.exit_code == 0, res.output
     assert res.stderr == ""
-    assert "suite random-1-seed3: 1 deals x 4 trumps = 4 solves" in res.stdout
+    assert "suite random-1-seed3: 1 deal x 4 trumps = 4 solves" in res.stdout
     from kraken_solver import __version__
     res = CliRunner().invoke(bench_main, ["--version"])
     assert res.exit_code == 0 and __version__ in res.stdout

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import pathlib
 
 import numpy as np
@@ -27,7 +28,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
 SYMBOLS = "\u2660\u2665\u2666\u2663"
 
-JSON_KEYS = {"source", "line", "deal", "trump", "trump_given", "first", "playing_team",
+JSON_KEYS = {"deal_number", "source", "line", "deal", "trump", "trump_given", "first", "playing_team",
              "defenders", "rules", "rules_options", "played", "to_move", "objective", "score",
              "result", "made", "pit", "points", "hand_roem", "card_values", "best_cards", "pv",
              "tricks", "sheet", "best_by", "trump_table", "tags", "nodes", "seconds"}
@@ -125,6 +126,7 @@ def test_json_values_equal_solve(tmp_path):
         assert d["trump_given"] is True and d["trump_table"] is None
         assert d["rules"] == "kraken" and d["objective"] == "score" and d["played"] == []
         assert d["to_move"] == first and d["source"] == str(p)
+        assert d["deal_number"] == out.index(d) + 1
         assert isinstance(d["nodes"], int) and d["seconds"] >= 0
         check_against_solve(d, deal, trump, first)
 
@@ -490,3 +492,128 @@ def test_ctrl_c_exits_130_like_the_other_tools(tmp_path, monkeypatch):
 
 def json_lines_any(result):
     return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_one_meaning_per_column_name_across_commands(tmp_path):
+    """kraken-analyse --csv and kraken-hint --csv had a column 'deal' holding the deal's
+    number where kraken-solve's and kraken-batch's 'deal' is the PBN text; 'line' was the
+    card's line in one and the deal's in others.  Every CSV and JSON of solve, analyse and
+    hint now starts with deal_number (1-based place in the run), source, line (the deal's)
+    and deal (PBN from N); kraken-batch's deal_id is a name of its own."""
+    from kraken_solver.cli.analyse import main as analyse_main
+    from kraken_solver.cli.batch import main as batch_main
+    from kraken_solver.cli.hint import main as hint_main
+    from kraken_solver.dealfile import parse_deal_file
+    from kraken_solver.formatting import DEAL_FIELDS
+    from kraken_solver.summary import REQUIRED_COLUMNS
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    played = write(tmp_path, open(os.path.join(root, "datasets", "part_played.txt")).read()
+                   + "\n" + open(os.path.join(root, "datasets", "played_deal.txt")).read(),
+                   "played.txt")
+    part = open(os.path.join(root, "datasets", "part_played.txt")).read()
+    positions = write(tmp_path, part + "\n" + part, "positions.txt")     # for the hints
+    fresh = write(tmp_path, "".join(open(os.path.join(root, "datasets", "many_deals.txt"))
+                                    .readlines()[:6]), "fresh.txt")
+
+    def expected(path):
+        return [{"deal_number": str(k), "source": str(path), "line": str(s.line),
+                 "deal": str(s.deal)} for k, s in enumerate(parse_deal_file(str(path)), 1)]
+
+    hint_args = ["--samples", "4", "--workers", "1", "--no-points", "--quiet"]
+    runs = [(main, played, []), (main, fresh, []), (main, fresh, ["--table"]),
+            (analyse_main, played, []), (hint_main, positions, hint_args)]
+    for cmd, path, extra in runs:
+        want = expected(path)
+        res = CliRunner().invoke(cmd, [str(path), "--csv", *extra])
+        assert res.exit_code == 0, res.output
+        rows = list(csv.reader(io.StringIO(res.stdout)))
+        assert tuple(rows[0][:4]) == DEAL_FIELDS, (cmd.name, rows[0])
+        got = [dict(zip(DEAL_FIELDS, r[:4])) for r in rows[1:]]
+        assert {tuple(g.values()) for g in got} == {tuple(w.values()) for w in want}, cmd.name
+        res = CliRunner().invoke(cmd, [str(path), "--json", *extra])
+        assert res.exit_code == 0, res.output
+        docs = [json.loads(line) for line in res.stdout.splitlines()]
+        assert [list(d)[:4] for d in docs] == [list(DEAL_FIELDS)] * len(want), cmd.name
+        assert [{k: str(d[k]) for k in DEAL_FIELDS} for d in docs] == want, cmd.name
+    # kraken-batch: deal is the same PBN text; its number is deal_id, 0-based, a name apart
+    out = tmp_path / "b.csv"
+    res = CliRunner().invoke(batch_main, ["--input", str(fresh), "--out", str(out),
+                                          "--workers", "1", "--quiet"])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(open(out)))
+    assert "deal_number" not in rows[0] and {"deal_id", "deal"} <= set(REQUIRED_COLUMNS)
+    assert [(int(r["deal_id"]) + 1, r["deal"]) for r in rows[::4]] == \
+        [(int(w["deal_number"]), w["deal"]) for w in expected(fresh)]
+
+
+#: lists of numbers that are no pair whatever their length (card numbers)
+NUMBER_LISTS = ("turning_points",)
+
+
+def number_pairs(obj, path="$"):
+    """The places in a JSON document of a list of two numbers: a pair that does not say whose
+    number is whose."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k not in NUMBER_LISTS:
+                yield from number_pairs(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        if len(obj) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                 for x in obj):
+            yield path
+        for i, v in enumerate(obj):
+            yield from number_pairs(v, f"{path}[{i}]")
+
+
+def test_no_json_of_the_tools_holds_an_unlabelled_pair():
+    """kraken-hint --json had "declared": [20, 0] (and kraken-view's API its score sheet as
+    pairs) while kraken-solve's JSON names its sides: playing_team, defenders.  No document
+    of kraken-solve (also --table), kraken-analyse, kraken-hint or kraken-view's state and
+    hint answers holds a pair of numbers."""
+    from kraken_solver.cli.analyse import main as analyse_main
+    from kraken_solver.cli.hint import main as hint_main
+    from kraken_solver.viewer import BoardSolver, read_query, state_of
+
+    root = pathlib.Path(__file__).resolve().parent.parent / "datasets"
+    runs = [(main, [root / "full_deal.txt"]), (main, [root / "part_played.txt"]),
+            (main, [root / "club_export.pbn", "--table"]),
+            (analyse_main, [root / "played_deal.txt"]),
+            (analyse_main, [root / "part_played.txt"]),
+            (hint_main, [root / "hint_part_played.txt", "--samples", 4, "--workers", 1]),
+            (hint_main, [root / "hint_lead.txt", "--samples", 2, "--workers", 1])]
+    docs = []
+    for cmd, args in runs:
+        res = CliRunner().invoke(cmd, [str(a) for a in args] + ["--json"])
+        assert res.exit_code == 0, res.output
+        docs += [(cmd.name, json.loads(line)) for line in res.stdout.splitlines()]
+    q = read_query({"deal": "W:AJT7...AT87 K.AQJ7.98.Q 8.98.AQJT.9 Q9.KT.K7.KJ", "trump": "H",
+                    "first": "W", "play": "SJ SK S8 S9 HA H9 HT CA DJ DK"})
+    docs.append(("state", state_of(q)))
+    solver = BoardSolver(hint_workers=1)
+    try:
+        docs.append(("hint", solver.hint(q, samples=3)))
+    finally:
+        solver.close()
+    assert len(docs) >= 10
+    for name, d in docs:
+        assert list(number_pairs(d)) == [], name
+    hint_doc = next(d for n, d in docs if n == "hint")
+    assert set(hint_doc["declared"]) == {"playing_team", "defenders"}
+
+
+def test_count_says_what_it_counts_in_the_right_number(tmp_path):
+    """Messages count with formatting.count: '1 deal', '18 chunks', '1,152 deals'."""
+    from kraken_solver.formatting import count
+    assert count(1, "deal") == "1 deal"
+    assert count(0, "deal") == "0 deals"
+    assert count(18, "chunk") == "18 chunks"
+    assert count(1152, "deal") == "1,152 deals"
+    assert count(2, "index", "indices") == "2 indices"
+    # kraken-solve of a deal with one card played: '(1 card)', never '(1 cards)'
+    p = write(tmp_path, '[Deal "N:A7... K8... .78.. ..78."]\n[Trump "C"]\n[First "N"]\n'
+                        '[Play "N"]\nSA\n')
+    res = run(p, "--ascii")
+    assert res.exit_code == 0, res.output
+    assert "Played so far (1 card):" in res.stdout
+    assert "1 cards" not in res.stdout

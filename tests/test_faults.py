@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 
@@ -86,6 +87,53 @@ def whole(tmp_path_factory):
 
 
 # ----------------------------------------------------------------- interrupts and outputs
+def test_an_interrupted_command_leaves_its_callers_ctrl_c_alone():
+    """A command run inside another program (CliRunner, a script) that ended on Ctrl-C left
+    SIGINT ignored in that program for good, and so in every process it started after (the
+    start-up test's tools then ran through every Ctrl-C): only a tool's own process ignores
+    a late Ctrl-C."""
+    from kraken_solver.cli import guard_output
+
+    @guard_output("kraken-test", needs_stdout=False)
+    def stopped():
+        raise KeyboardInterrupt
+    before = signal.getsignal(signal.SIGINT)
+    assert before is signal.default_int_handler
+    with pytest.raises(SystemExit) as e:
+        stopped()
+    assert e.value.code == 130
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+@linux
+def test_ctrl_c_while_the_pool_forks_is_not_lost(tmp_path):
+    """A Ctrl-C (or SIGTERM) that came while the pool forked its workers was handled in
+    the logging module's at-fork hook: 'Exception ignored ... KeyboardInterrupt' on stderr,
+    and the batch ran on to the end with status 0."""
+    script = tmp_path / "fork.py"
+    script.write_text(textwrap.dedent("""
+        import os, signal, sys
+        from kraken_solver.batch import WorkerPool
+        # the signal comes just before the fork, as a Ctrl-C pressed during it does
+        os.register_at_fork(before=lambda: os.kill(os.getpid(), getattr(signal, sys.argv[1])))
+        if sys.argv[1] == "SIGTERM":
+            def term(signum, frame):
+                raise KeyboardInterrupt
+            signal.signal(signal.SIGTERM, term)
+        try:
+            with WorkerPool(1) as pool:
+                print(list(pool.run(abs, [-1])))
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+    """))
+    for sig in ("SIGINT", "SIGTERM"):
+        r = subprocess.run([sys.executable, str(script), sig], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0 and r.stdout == "interrupted\n", (sig, r.stdout, r.stderr)
+        assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
 @linux
 def test_ctrl_c_during_start_up_is_one_line_and_exit_130(tmp_path):
     """Ctrl-C while numpy, Numba and the kernels load gave a KeyboardInterrupt traceback."""
@@ -168,8 +216,45 @@ def test_help_and_version_to_a_full_or_closed_stdout(name):
                            text=True, timeout=120)
         assert p.returncode == 1 and p.stderr == (f"{name}: error: cannot write the output: "
                                                   "standard output is closed\n"), p.stderr
+        # a pipe whose reader has gone ('| head -0'): silent, 141 as cat (Click said 1)
+        p = _to_a_closed_pipe([exe, flag])
+        assert (p.returncode, p.stderr) == (141, ""), (p.returncode, p.stderr)
     p = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "Usage:" in p.stdout
+
+
+def _to_a_closed_pipe(args, **kw):
+    """Run ``args`` with stdout a pipe whose reading end is closed before it starts (as
+    after ``| head -1`` has read its line): the first write fails with EPIPE."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run(args, stdout=w, stderr=subprocess.PIPE, text=True,
+                              timeout=300, **kw)
+    finally:
+        os.close(w)
+
+
+@linux
+def test_results_to_a_closed_pipe_end_silently_and_to_a_full_disk_say_so():
+    """'kraken-solve deals.txt | head -1' ended with exit 1 and no word (README said one
+    line): a reader that stops reading is no error, so the tools end silently with 141, as
+    cat and grep; a full disk is an error that names itself."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    runs = {"kraken-solve": ["datasets/many_deals.txt"],
+            "kraken-analyse": ["datasets/played_deal.txt"],
+            "kraken-hint": ["datasets/hint_part_played.txt", "--samples", "4", "--workers",
+                            "1", "--no-points", "--quiet"]}
+    for name, args in runs.items():
+        p = _to_a_closed_pipe([tool(name), *args], cwd=root)
+        assert p.returncode == 141, (name, p.returncode, p.stderr)
+        assert "error" not in p.stderr and "Traceback" not in p.stderr, (name, p.stderr)
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([tool(name), *args], stdout=full, stderr=subprocess.PIPE,
+                               text=True, timeout=300, cwd=root)
+        assert p.returncode == 1, (name, p.returncode, p.stderr)
+        assert p.stderr.splitlines()[-1] == (f"{name}: error: cannot write the output: "
+                                             "No space left on device"), (name, p.stderr)
 
 
 @linux

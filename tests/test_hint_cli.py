@@ -15,8 +15,8 @@ from kraken_solver import Deal, hand_roem
 from kraken_solver.cards import SEATS
 from kraken_solver.cli.hint import CSV_FIELDS, main
 from kraken_solver.cli.solve import main as solve_main
-from kraken_solver.dealfile import parse_deal_text
-from kraken_solver.errors import DealFileError
+from kraken_solver.dealfile import parse_deal_file, parse_deal_text
+from kraken_solver.errors import DealFileError, KrakenError
 from kraken_solver.hint import hint
 from kraken_solver.layouts import PartialDeal
 
@@ -89,7 +89,8 @@ def test_json_equals_the_library_and_no_peeking(tmp_path):
     h = hint(CASE["deal"], CASE["trump"], CASE["first"], rules=CASE["rules"],
              played=CASE["played"], both=True, workers=1)
     assert da["cards"] == {k: v.to_dict() for k, v in h.cards.items()}
-    assert da["line"] == 1 and da["source"] == str(f)
+    assert da["line"] == 1 and da["source"] == str(f) and da["deal_number"] == 1
+    assert list(da)[:4] == ["deal_number", "source", "line", "deal"]
 
 
 def test_csv_one_row_a_card(tmp_path):
@@ -99,14 +100,16 @@ def test_csv_one_row_a_card(tmp_path):
     assert r.exit_code == 0, r.output
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     assert list(rows[0]) == list(CSV_FIELDS)
-    first = [x for x in rows if x["deal"] == "1"]
+    first = [x for x in rows if x["deal_number"] == "1"]
     assert {x["card"] for x in first} == set(CASE["cards"])
     for x in first:
         assert float(x["mean"]) == pytest.approx(CASE["cards"][x["card"]]["mean"])
         assert x["mean_points"] == ""                  # --no-points
         # booleans as kraken-batch writes them
         assert x["exact"] == "True" and x["best"] in ("True", "False")
-    assert {x["deal"] for x in rows} == {"1", "2"}
+    assert {x["deal_number"] for x in rows} == {"1", "2"}
+    # deal is the deal's PBN text, as in every command's CSV
+    assert {x["deal"] for x in first} == {str(parse_deal_file(str(f), hidden=True)[0].deal)}
 
 
 def test_sampled_hint_from_the_dataset():
@@ -115,7 +118,9 @@ def test_sampled_hint_from_the_dataset():
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["seat"] == "W" and not d["exact"] and d["layouts"] == 12
-    assert d["declared"] == [20, 0] and d["consistent"] is None
+    # pairs named by side, as kraken-solve's JSON: never an unlabelled [20, 0]
+    assert d["declared"] == {"playing_team": 20, "defenders": 0} and d["consistent"] is None
+    assert (d["playing_team"], d["defenders"]) == ("E-W", "N-S") and d["first"] == "W"
     assert set(d["cards"]) == {"SA", "ST", "S7", "CT", "C8", "C7"}
     again = run("datasets/hint_part_played.txt", "--samples", 12, "--seed", 3, "--workers", 2,
                 "--json")
@@ -162,6 +167,31 @@ def test_errors_say_what_and_where(tmp_path):
     assert "no trump" in err
     err, _ = _error(tmp_path, HEAD + '[Play "N"]\nSA\n')
     assert "the hand of the player to move, E, is hidden" in err
+
+
+def test_errors_echo_the_users_own_text(tmp_path):
+    """An error echoed the deal rewritten from N ("got 'N:- - - AJT7...AT87'") when the file
+    had W:AJT7...AT87 - - -, and a card as the canonical HT when the file had h10: every
+    token is now the file's own text."""
+    head = '[Deal "W:AJT7...AT87 - - -"]\n[Trump "H"]\n[Rules "klaverjas-rotterdam"]\n'
+    err, f = _error(tmp_path, head + '[First "N"]\n')
+    assert err.endswith("the hand of the player to move, N, is hidden; give it (the others "
+                        "may be '-') (got 'W:AJT7...AT87 - - -')\n"), err
+    err, f = _error(tmp_path, head + '[First "W"]\n[Play "W"]\nh10\n')
+    assert err == f"kraken-hint: error: {f}, line 6, column 1: W played HT, which is not in " \
+        "W's hand (got 'h10')\n"
+    err, f = _error(tmp_path, head + '[First "W"]\n[Play "W"]\nsj s10 s8 sj\n')
+    assert f"{f}, line 6, column 4: N played ST, which is in W's hand (got 's10')" in err
+    # the one-line form, and the library given text
+    err, f = _error(tmp_path, "W:AJT7...AT87 - - - trump=H first=E rules=klaverjas-rotterdam\n")
+    assert err.endswith("(got 'W:AJT7...AT87 - - -')\n"), err
+    from kraken_solver.layouts import observe
+    with pytest.raises(KrakenError) as e:
+        observe("W:AJT7...AT87 - - -", "H", "W", rules="klaverjas-rotterdam", played=["h10"])
+    assert e.value.token == "h10"
+    with pytest.raises(KrakenError) as e:
+        observe("W:AJT7...AT87 - - -", "H", "S", rules="klaverjas-rotterdam")
+    assert e.value.token == "W:AJT7...AT87 - - -"
 
 
 def test_bad_options(tmp_path):

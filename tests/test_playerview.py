@@ -103,6 +103,35 @@ def test_cli_text(tmp_path):
     assert "view mistakes" in summary and "excused" in summary
 
 
+def test_both_views_open_and_close_with_the_same_lines(tmp_path):
+    """--view player dropped the "(nat)"/"(made)" of the plain review's headline lines
+    ("Double-dummy score before the first card: -222"), and said nothing at the end of a
+    play that stops early.  Both views now print the same opening lines (hands to the score
+    before the first card) and the same result line."""
+    f = tmp_path / "deal.txt"
+    f.write_text(HAND_FILE + "\n" + HAND_FILE.replace("S7 S8 H8 D8\n", "S7\n"))
+    plain = run(f, "--ascii")
+    view = run(f, "--ascii", "--view", "player", "--workers", 1)
+    assert plain.exit_code == 0 and view.exit_code == 0, plain.output + view.output
+    plain_deals = plain.stdout.split("=== Deal ")[1:]
+    view_deals = view.stdout.split("=== Deal ")[1:]
+    assert len(plain_deals) == len(view_deals) == 2
+    results = []
+    for a, b in zip(plain_deals, view_deals):
+        head = a[:a.index("\n\nPlay")]
+        assert b.startswith(head + "\n\nPlay, as each player saw it")
+        assert head.splitlines()[-1].startswith("Double-dummy score before the first card: ")
+        assert head.endswith(("(made)", "(nat)"))
+        result = next(x for x in a.splitlines() if x.startswith(("Result of the play",
+                                                                   "Double-dummy score after")))
+        assert result in b.splitlines()
+        results.append(result)
+    assert results[0].startswith("Result of the play: score ") and "(" in results[0]
+    assert results[1].startswith("Double-dummy score after card 5 of 8: ")
+    for r in results:
+        assert r.count("(made)") + r.count("(nat)") + r.count("(pit)") == 2, r
+
+
 def test_cli_json_and_csv(tmp_path):
     f = tmp_path / "deal.txt"
     f.write_text(HAND_FILE)
@@ -145,3 +174,58 @@ def test_cli_bad_numbers(tmp_path, args, what):
     r = run(f, "--view", "player", *args)
     assert r.exit_code == 1 and r.stderr.startswith("kraken-analyse: error: ")
     assert what in r.stderr and r.stderr.count("\n") == 1
+
+
+def _mistake_everywhere(dd):
+    """Player's-view records of a double-dummy review with every card a mistake (so every
+    card is labelled: the most crowded plot there can be)."""
+    from kraken_solver.playerview import PlayerViewReview
+    out = []
+    for i, r in enumerate(dd):
+        pr = PlayerViewReview(dd=r, means={r.card: 0.0}, best=[r.card], cost=5.0 + i % 7,
+                              exact=True, layouts=10)
+        out.append(pr)
+    return out
+
+
+def _check_player_view_figure(fig, reviews):
+    from plotcheck import (check_labels, check_legends_off_the_axes, check_limits_hold,
+                           check_texts_inside_figure)
+    top = fig.axes[0]
+    labelled = [r for r in reviews if r.mistake]
+    assert len(fig.mistake_labels) == len(labelled)
+    from kraken_solver.formatting import card_text
+    assert [t.get_text() for t in fig.mistake_labels] == \
+        [f"{r.dd.seat} {card_text(r.dd.card)}" for r in labelled]
+    check_labels(top, fig.mistake_labels)
+    check_texts_inside_figure(fig)
+    check_legends_off_the_axes(fig)
+    check_limits_hold(top, [r.dd.value_after for r in reviews] + [reviews[0].dd.value_before],
+                      axis="y")
+
+
+def test_the_plot_labels_cover_no_mark_and_no_other_label():
+    """The 'S ♥K' label at card 21 of datasets/played_deal.txt was partly under W's ♥Q
+    marker; the legends lay over the bars.  Each label now sits where its box, in the saved
+    figure's pixels, is inside the panel and off every marker and label (checked on the
+    figure's own artists), the legend below the panels, the title inside the figure: on the
+    dataset's real review and on its play with every card a mistake."""
+    from kraken_solver.analyse import analyse_play
+    from kraken_solver.playerview import player_view_figure
+    (spec,) = parse_deal_file("datasets/played_deal.txt")
+    real = review_player_view(spec.deal, spec.trump, spec.first, rules=spec.rules,
+                              played=spec.played, samples=100, workers=2)
+    assert any(r.mistake and r.dd.number == 21 for r in real)      # the label of the finding
+    fig = player_view_figure(real, title="Deal 1: datasets/played_deal.txt, line 4   trump "
+                             "\u2660, first W (playing team E-W), rules kraken, as each "
+                             "player saw it")
+    _check_player_view_figure(fig, real)
+    crowded = _mistake_everywhere(analyse_play(spec.deal, spec.trump, spec.first,
+                                               rules=spec.rules, played=spec.played))
+    long_title = ("Deal 1: a/very/long/folder/name/of/the/club/archive/2024/played_deal.txt, "
+                  "line 4   trump \u2660, first W (playing team E-W), rules "
+                  "kraken-amsterdam+multiplier=8+pit_bonus=250+long_runs_100=true, as each "
+                  "player saw it")
+    fig = player_view_figure(crowded, title=long_title)
+    _check_player_view_figure(fig, crowded)
+    assert fig.axes[0].get_title().count("\n") >= 1          # wrapped, not cut off

@@ -141,10 +141,21 @@ def test_the_headline_is_the_sum_of_the_sheet_on_many_deals(tmp_path, objective)
         sheet = block[block.index("Score sheet of"):]
         if objective == "score":
             check_text_sheet(sheet, d["score"], d["result"])
+            assert "\n  points: " not in sheet      # Points is not this line's
         else:
             check_text_sheet(sheet, d["sheet"]["score"], d["sheet"]["result"])
             m = re.search(r"^Points: (\d+)", block, re.M)
             assert int(m.group(1)) == d["points"] == d["sheet"]["points"]
+            # the reader need not do the sum: the sheet's points line adds up its own rows
+            # (hand roem is not among them: the sheet's total is not the points)
+            rows = sheet_numbers(sheet)
+            m = re.search(r"^  points: (\d+) \+ (\d+) \+ (\d+) = (\d+) \(card points \+ "
+                          r"last trick \+ trick roem, rule 24\)$", sheet, re.M)
+            assert m, sheet
+            parts = [int(x) for x in m.groups()]
+            assert parts[:3] == [rows["card points"][0], rows["last trick"][0],
+                                 rows["trick roem"][0]]
+            assert sum(parts[:3]) == parts[3] == d["points"]
 
 
 def test_full_deals_text_sheet_and_what_points_is():
@@ -156,9 +167,16 @@ def test_full_deals_text_sheet_and_what_points_is():
         word = re.search(r"^Score: [+-]\d+ \((\w+)\)", out, re.M).group(1)
         check_text_sheet(out[out.index("Score sheet of"):], score, word)
         # Points says what it is: a second solve, not the points of the line shown
-        points_line = out[out.index("Points:"):out.index("to play;")]
+        points_line = " ".join(out[out.index("Points:"):out.index("to play;")].split())
         assert "a second solve (rule 24)" in points_line
         assert "not the" in points_line and "points of the line below" in points_line
+    # with --objective points, Points says which rows of the sheet make it
+    res = solve_run(DATASETS / "full_deal.txt", "--ascii", "--objective", "points")
+    out = res.stdout
+    points_line = " ".join(out[out.index("Points:"):out.index("Score:")].split())
+    assert "'points:' line adds them up" in points_line and "no hand roem" in points_line
+    assert "  points: 114 + 10 + 20 = 144 (card points + last trick + trick roem, rule 24)" \
+        in out.splitlines()
 
 
 def test_the_sheet_lists_the_melds():
@@ -388,12 +406,16 @@ def test_the_commands_print_the_notice_before_compiling(tmp_path, monkeypatch):
         err = res.stderr.splitlines()
         prog = "kraken-solve" if run is solve_run else "kraken-analyse"
         assert err[0] == f"{prog}: {FIRST_RUN_MESSAGE}" and res.stderr.count("first run") == 1
-        assert "search kernels compiled (now cached for later runs)" in err[-1]
+        assert re.fullmatch(rf"{prog}: compiled the search kernels in \d+\.\d+ s \(cached for "
+                            r"later runs\), then (solved|reviewed) 1 deal in \d+\.\d{3} s, "
+                            r"[\d,]+ nodes", err[-1]), err[-1]
     # warm (nothing to compile): no notice, and the closing line says the cache served
     monkeypatch.setattr(kc, "_warm_up", real)
     res = solve_run(p)
     assert "first run" not in res.stderr
-    assert "search kernels loaded from Numba's cache" in res.stderr
+    assert re.fullmatch(r"kraken-solve: loaded the search kernels from Numba's cache in "
+                        r"\d+\.\d+ s, then solved 1 deal in \d+\.\d{3} s, [\d,]+ nodes",
+                        res.stderr.splitlines()[-1]), res.stderr
     # a typo is reported before anything is compiled
     monkeypatch.setattr(kc, "_warm_up", lambda: (_compile_something(), real()))
     p.write_text(p.read_text() + '[Deal "N:AK... QJ... T9... 8X..."]\n')

@@ -116,13 +116,20 @@ def test_sheet_adds_up_to_the_final_score(preset, multiplier, seed):
         assert st["over"] and final["score"] == pos.final_value("score")
         assert final["made"] == (final["score"] > 0)
         sheet = st["sheet"]
-        assert sum(sheet["card_points"]) + sum(sheet["last_trick"]) == pos.total_points
-        assert sum(sheet["tricks"]) == 8
+        pt, df = sheet["playing_team"], sheet["defenders"]       # the sides named
+        assert pt["card_points"] + df["card_points"] + pt["last_trick"] + df["last_trick"] \
+            == pos.total_points
+        assert pt["tricks"] + df["tricks"] == 8
+        assert set(sheet) == {"playing_team", "defenders", "pit_bonus", "pit_possible",
+                              "final", "total_points", "last_bonus"}
         counted = [sum(m["value"] for m in st["melds"] if m["counts"]
                        and ("NESW".index(m["seat"]) % 2 == first % 2) == side)
                    for side in (True, False)]
         assert tuple(counted) == hand_roem(deal, trump, first, rules=rules)
-        assert sheet["hand_roem"] == counted
+        assert [pt["hand_roem"], df["hand_roem"]] == counted
+        for t in (pt, df):
+            assert t["total"] == (t["card_points"] + t["last_trick"] + t["trick_roem"]
+                                  + t["hand_roem"] + (sheet["pit_bonus"] if t is pt else 0))
 
 
 def test_sheet_names_the_pit():
@@ -134,8 +141,10 @@ def test_sheet_names_the_pit():
     st = state_of(read_query({"deal": deal, "trump": "S", "first": "N",
                               "play": " ".join(line)}))
     final = st["sheet"]["final"]
-    assert final["pit"] and st["sheet"]["pit_bonus"] == 100 and st["sheet"]["tricks"] == [8, 0]
-    assert final["score"] == value == st["sheet"]["totals"][0]
+    sheet = st["sheet"]
+    assert final["pit"] and sheet["pit_bonus"] == 100
+    assert (sheet["playing_team"]["tricks"], sheet["defenders"]["tricks"]) == (8, 0)
+    assert final["score"] == value == sheet["playing_team"]["total"]
 
 
 def test_melds_describe_runs_and_fours():
@@ -149,6 +158,21 @@ def test_melds_describe_runs_and_fours():
     assert sum(m["value"] for m in melds if m["counts"] and m["seat"] in "NS") == \
         hand_roem(deal, "H", "N")[0]
     assert melds_of(Position(deal, 1, 0).deal, 1, 0, Rules.preset("klaverjas-rotterdam")) == []
+
+
+def test_meld_texts_write_the_ten_as_the_cards_do(client):
+    """The meld text said 'run ♦ 9 T J' beside cards that show '10': one way on the page."""
+    deal = "N:JT9... Q87... AK.A.. ..AK.A"
+    melds = melds_of(Position(deal, 1, 0).deal, 1, 0, Rules())
+    assert [(m["seat"], m["text"], m["cards"]) for m in melds] == [
+        ("N", "run \u2660 9 10 J", ["S9", "ST", "SJ"])]
+    status, body = _get(client, "/api/state", deal=deal, trump="H")
+    assert status == 200 and [m["text"] for m in body["melds"]] == ["run \u2660 9 10 J"]
+    # the page's own rank texts (view.js) are the ones rank_shown gives
+    js = (ROOT / "kraken_solver" / "web" / "view.js").read_text()
+    assert 'const RANK_SHOWN = { T: "10" };' in js and viewer.RANK_SHOWN == {"T": "10"}
+    assert [viewer.rank_shown(r) for r in "789TJQKA"] == ["7", "8", "9", "10", "J", "Q", "K",
+                                                         "A"]
 
 
 # ------------------------------------------------------------------------------- API
@@ -215,6 +239,38 @@ def test_api_errors_are_json(client):
     assert r.status_code == 405 and "error" in r.get_json()
     r = client.get("/api/info", headers={"Host": "attacker.example:8000"})
     assert r.status_code == 403 and "loopback" in r.get_json()["error"]
+
+
+def test_unknown_query_words_are_refused(client):
+    """``played=`` for ``play=`` was silently ignored: 200 and the values before the card."""
+    status, body = _get(client, "/api/values", deal=DEAL, trump="H", played="SA")
+    assert status == 400 and body == {
+        "error": "query: unknown word; /api/values reads deal, trump, first, rules, double, "
+                 "play, objective (got 'played')", "field": None}
+    good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
+            "play": "SA", "objective": "points"}
+    for path, words in viewer.ENDPOINT_WORDS.items():
+        r = client.get(path, query_string={**{w: good.get(w, "x") for w in words},
+                                           "Play": "SA"})
+        status, body = r.status_code, r.get_json()
+        assert status == 400, (path, body)
+        assert body["error"].startswith(f"query: unknown word; {path} reads ")
+        assert body["error"].endswith("(got 'Play')") and body["field"] is None
+    status, body = _get(client, "/api/info", deal=DEAL)
+    assert status == 400 and body["error"] == ("query: unknown word; /api/info reads no query "
+                                               "word (got 'deal')")
+    # every word each endpoint reads is still read
+    for path in ("/api/state", "/api/values", "/api/trumps", "/api/line"):
+        status, body = _get(client, path, **good)
+        assert status == 200, (path, body)
+    assert _get(client, "/api/info")[0] == 200
+    status, body = _get(client, "/api/nothing", played="SA")
+    assert status == 404 and "no such page" in body["error"]
+    r = client.post("/api/parse?text=x", json={"text": DEAL})
+    assert r.status_code == 400 and r.get_json()["error"] == (
+        "query: unknown word; /api/parse reads no query word (got 'text')")
+    status, body = _get(client, "/api/hint/progress", job="nothing-here")
+    assert body is not None and "unknown word" not in json.dumps(body)
 
 
 def test_parse_gives_the_cli_messages(client):
@@ -367,6 +423,33 @@ def test_cli_export(tmp_path):
     link.symlink_to("/dev/null")
     r = CliRunner().invoke(view_cli.main, ["--random", "5", "--export", str(link)])
     assert r.exit_code == 1 and "a character device" in r.output
+
+
+def test_the_first_run_notice_comes_only_with_a_compile(tmp_path, monkeypatch):
+    """Every start said 'loading the solver (the very first run compiles it: about a
+    minute)', a warm cache too: now the other commands' notice, only when Numba compiles."""
+    from kraken_solver.kernel_cache import FIRST_RUN_MESSAGE
+    real = BoardSolver.warm
+
+    def compiling(self):
+        from numba import njit
+
+        @njit  # a new function each call: Numba must compile it
+        def fresh(x):
+            return x + 1
+        fresh(1)
+        return real(self)
+    monkeypatch.setattr(BoardSolver, "warm", compiling)
+    r = CliRunner().invoke(view_cli.main, ["--random", "5", "--export", str(tmp_path / "a.html")])
+    assert r.exit_code == 0, r.output
+    err = r.stderr.splitlines()
+    assert err[0] == f"kraken-view: {FIRST_RUN_MESSAGE}" and r.stderr.count("first run") == 1
+    assert err[1].startswith("kraken-view: solver ready in ") and "loading" not in r.stderr
+    monkeypatch.setattr(BoardSolver, "warm", real)
+    r = CliRunner().invoke(view_cli.main, ["--random", "5", "--export", str(tmp_path / "b.html")])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("kraken-view: solver ready in ") and "first run" not in r.stderr
+    assert "loading" not in r.stderr and "compile" not in r.stderr
 
 
 def test_cli_random_is_batch_deal_zero():

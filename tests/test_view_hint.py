@@ -61,7 +61,8 @@ def test_api_hint_is_the_hint(client):
                              for c, e in h.cards.items()}
     # what the player to move knows: their hand as dealt, the play, the declared hand roem
     assert body["hand"] == h.hand and body["played"] == play
-    assert body["declared"] == list(h.declared) and body["samples"] is None
+    assert body["declared"] == {"playing_team": h.declared[0], "defenders": h.declared[1]}
+    assert body["samples"] is None
     assert h.layouts > 1                # every layout N cannot tell apart, not the deal given
     # points: the mean points, P(made) still by score
     r = client.get("/api/hint", query_string=words(FULL, "H", "N", play, objective="points"))

@@ -701,11 +701,12 @@
     const nPlayed = st.played.length;
     let unseen = 0;
     for (const s2 of SEATS) if (s2 !== seat) unseen += st.hands[s2].length;
-    const declared = v && v.declared ? v.declared : (st.rules_options.hand_roem && st.sheet ? st.sheet.hand_roem : null);
+    const declared = v && v.declared ? v.declared : (st.rules_options.hand_roem && st.sheet ?
+      { playing_team: st.sheet.playing_team.hand_roem, defenders: st.sheet.defenders.hand_roem } : null);
     const sees = el("ul", { class: "sees" },
       el("li", null, `${seat}'s own hand as dealt: `, hand),
       el("li", { text: nPlayed ? `the ${nPlayed} card${nPlayed === 1 ? "" : "s"} played so far, and who played each` : "no card played yet" }),
-      el("li", { text: declared ? `the hand roem declared: ${st.playing_team} ${declared[0]}, ${st.defenders} ${declared[1]}` : "no hand roem in these rules" }));
+      el("li", { text: declared ? `the hand roem declared: ${st.playing_team} ${declared.playing_team}, ${st.defenders} ${declared.defenders}` : "no hand roem in these rules" }));
     box.append(el("p", { class: "hint-head", text: `${seat} sees:` }), sees);
     if (!v) {
       box.append(el("p", { class: "empty-note", text: `Not the other ${unseen} cards: the hint goes over the ways they may lie…` }));
@@ -779,17 +780,17 @@
     box.textContent = "";
     if (!st) return;
     if (!st.sheet) { box.append(el("p", { class: "empty-note", text: "The score sheet starts once the trump is known." })); return; }
-    const sh = st.sheet;
+    const sh = st.sheet, pt = sh.playing_team, df = sh.defenders;
     const D = st.playing_team, O = st.defenders;
     const row = (name, a, b, cls, title) => el("tr", { class: cls || null, title: title || null }, el("td", { text: name }), el("td", { text: String(a) }), el("td", { text: String(b) }));
     const body = el("tbody", null,
-      row("Tricks", sh.tricks[0], sh.tricks[1]),
-      row("Card points", sh.card_points[0], sh.card_points[1]),
-      row("Last trick", sh.last_trick[0], sh.last_trick[1], null, `the last trick's ${sh.last_bonus}`),
-      row("Trick roem", sh.trick_roem[0], sh.trick_roem[1]),
-      row("Hand roem", sh.hand_roem[0], sh.hand_roem[1], null, "declared before the first trick (rules 12-17)"));
+      row("Tricks", pt.tricks, df.tricks),
+      row("Card points", pt.card_points, df.card_points),
+      row("Last trick", pt.last_trick, df.last_trick, null, `the last trick's ${sh.last_bonus}`),
+      row("Trick roem", pt.trick_roem, df.trick_roem),
+      row("Hand roem", pt.hand_roem, df.hand_roem, null, "declared before the first trick (rules 12-17)"));
     if (sh.final) body.append(row("Pit", sh.final.pit ? "+" + sh.pit_bonus : "–", "–", null, "all tricks to the playing team"));
-    body.append(row("Total", sh.totals[0], sh.totals[1], "total"));
+    body.append(row("Total", pt.total, df.total, "total"));
     if (sh.final) {
       const f = sh.final;
       body.append(row(f.made ? "Score" + (f.multiplier > 1 ? ` (×${f.multiplier})` : "") : "Score (nat)" + (f.multiplier > 1 ? ` (×${f.multiplier})` : ""), f.playing_team, f.defenders, "final"));
