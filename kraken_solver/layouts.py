@@ -735,7 +735,7 @@ class Layouts:
                     return out
             if self.hopeless(len(out), draws, n, max_draws):
                 break
-        raise self.rare_roem_error(len(out), draws)
+        raise self.rare_roem_error(len(out), draws, n, max_draws)
 
     @staticmethod
     def hopeless(found: int, draws: int, needed: int, max_draws: int = MAX_DRAWS) -> bool:
@@ -746,7 +746,11 @@ class Layouts:
             return False
         return found == 0 or needed * draws / found > max_draws
 
-    def rare_roem_error(self, found: int, draws: int) -> ObservationError:
+    def rare_roem_error(self, found: int, draws: int, needed: int | None = None,
+                        max_draws: int = MAX_DRAWS) -> ObservationError:
+        """Why ``needed`` layouts giving the declared roem were not found in the draws: none
+        was (impossible or too rare), or some were, at a rate that would take more than
+        ``max_draws`` draws for ``needed`` of them (then: how many can be asked for)."""
         obs = self.obs
         d_team = "N-S" if obs.first % 2 == 0 else "E-W"
         o_team = "E-W" if obs.first % 2 == 0 else "N-S"
@@ -756,9 +760,16 @@ class Layouts:
                 f"no layout found that gives the declared hand roem ({what}) in {draws:,} "
                 f"draws of the {self.count_plays():,} layouts the play allows: it is "
                 "impossible or too rare to sample")
+        rate = (f"{found:,} of {draws:,} draws of the {self.count_plays():,} layouts the "
+                "play allows give the declared hand roem")
+        if needed is not None:
+            most = max(1, found * max_draws // draws)
+            return ObservationError(
+                f"{needed:,} samples would take about {needed * draws / found:,.0f} draws "
+                f"({rate}, {what}); at most {max_draws:,} are made: ask for at most "
+                f"{most:,} samples")
         return ObservationError(
-            f"the declared hand roem ({what}) is too rare to sample: {found} of {draws:,} "
-            f"draws of the {self.count_plays():,} layouts the play allows give it")
+            f"the declared hand roem ({what}) is too rare to sample: {rate}")
 
     def roem_error(self) -> ObservationError:
         """The error for a declared roem that no layout gives."""

@@ -23,6 +23,9 @@ from kraken_solver.layouts import PartialDeal
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
+DATASETS = os.path.join(os.path.dirname(__file__), os.pardir, "datasets")
+
+
 def run(*args, cmd=main):
     return CliRunner().invoke(cmd, [str(a) for a in args])
 
@@ -228,3 +231,24 @@ def test_readme_example_is_what_the_command_prints():
     r = run("datasets/hint_part_played.txt", "--workers", 1)
     assert r.exit_code == 0, r.output
     assert "$ kraken-hint datasets/hint_part_played.txt\n" + r.stdout in readme
+
+
+def test_more_samples_than_the_draws_allow_say_how_many_can_be_asked(monkeypatch):
+    """--samples 1000000 on datasets/hint_lead.txt said the declared roem (42% of the draws)
+    was 'too rare to sample': the real bound is the draws a sample may make."""
+    import re
+
+    import kraken_solver.hint as hint_module
+    monkeypatch.setattr(hint_module, "MAX_DRAWS", 30_000)   # the bound of 10**6, made quick
+    r = run(os.path.join(DATASETS, "hint_lead.txt"), "--no-points", "--samples", 20_000)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    m = re.search(r"20,000 samples would take about ([0-9,]+) draws \(([0-9,]+) of ([0-9,]+) "
+                  r"draws .* give the declared hand roem, N-S 20, E-W 0\); at most 30,000 are "
+                  r"made: ask for at most ([0-9,]+) samples", r.stderr)
+    assert m, r.stderr
+    need, found, draws, most = (int(g.replace(",", "")) for g in m.groups())
+    assert 0.3 < found / draws < 0.6 and most == found * 30_000 // draws
+    assert abs(need - 20_000 * draws / found) <= 1
+    # as many as it says can be drawn are
+    assert run(os.path.join(DATASETS, "hint_lead.txt"), "--no-points", "--samples",
+               most // 100, "--json").exit_code == 0
