@@ -178,8 +178,8 @@ def _probe_folder(folder: str, name: str, what: str, shown: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
     except OSError as e:
-        raise OutputError(f"{what}'s folder cannot be written: {e.strerror or e}",
-                          source=shown, token=folder) from None
+        raise OutputError(f"{what}'s folder takes no new file (making one there fails: "
+                          f"{e.strerror or e})", source=shown, token=folder) from None
     os.close(fd)
     with contextlib.suppress(OSError):
         os.remove(tmp)

@@ -564,7 +564,7 @@ def test_unusable_output_paths_are_one_line_errors(tmp_path):
     (tmp_path / "xfile.parts").write_text("")
     (tmp_path / "notafile").write_text("")
     (tmp_path / "y.csv.meta.json").mkdir()
-    for out, text in [("/proc/x.csv", "cannot make the work directory"),
+    for out, text in [("/proc/x.csv", "--out's folder takes no new file"),
                       (tmp_path / "xfile", "work directory must be a directory"),
                       (tmp_path / "notafile" / "x.csv", "cannot be used: Not a directory"),
                       (tmp_path / "missing" / "x.csv", "No such file or directory"),

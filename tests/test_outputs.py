@@ -189,7 +189,7 @@ def test_a_folder_where_no_file_can_be_made_is_refused_before_work(tmp_path):
     whole deal and then could not write the plot; kraken-view --export the same."""
     with pytest.raises(OutputError) as e:
         check_output("/proc/x.png", what="the plot")
-    assert "the plot's folder cannot be written" in str(e.value)
+    assert "the plot's folder takes no new file (making one there fails: " in str(e.value)
     assert e.value.source == "/proc/x.png"
     # the probe leaves nothing behind where it can make its file
     check_output(tmp_path / "r.csv")
