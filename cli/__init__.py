@@ -202,6 +202,7 @@ def run(module: str, prog: str, *, fast_exit: bool = False):
     global _TOOL_PROCESS
     _TOOL_PROCESS = True
     _keep_standard_fds()
+    _interrupt_outside_llvm()
     try:
         code = _run_guarded(module, prog)
     finally:
@@ -215,6 +216,39 @@ def run(module: str, prog: str, *, fast_exit: bool = False):
         else:
             os._exit(code)
     sys.exit(code)
+
+
+#: how long a Ctrl-C that came while LLVM called back into Python waits before it is tried again
+_RETRY_INTERRUPT_S = 0.02
+
+
+def _interrupt_outside_llvm() -> None:
+    """Ctrl-C as usual (KeyboardInterrupt), except while LLVM has called back into Python
+    (llvmlite's callbacks, as Numba loads or compiles the kernels): an exception raised there
+    is printed as 'Exception ignored on calling ctypes callback function ... KeyboardInterrupt'
+    and dropped, and the run went on to exit 0.  Such a Ctrl-C is sent again a moment later,
+    until it comes outside llvmlite's code.  Not installed where SIGINT is ignored already
+    (a tool started with nohup or in a background job keeps ignoring it)."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return
+    try:
+        signal.signal(signal.SIGINT, _on_interrupt)
+    except (ValueError, OSError):      # not the main thread
+        pass
+
+
+def _on_interrupt(signum, frame):
+    """The SIGINT handler of :func:`_interrupt_outside_llvm`."""
+    f = frame
+    while f is not None:
+        if "llvmlite" in f.f_code.co_filename:
+            import threading
+            t = threading.Timer(_RETRY_INTERRUPT_S, os.kill, (os.getpid(), signum))
+            t.daemon = True
+            t.start()
+            return
+        f = f.f_back
+    raise KeyboardInterrupt
 
 
 def _ignore_late_interrupts() -> None:

@@ -718,3 +718,29 @@ def test_a_finished_run_leaves_no_empty_work_directory(whole, tmp_path):
                     log=logs.append)
     assert res.already_complete and "already complete" in logs[0]
     assert not os.path.exists(f"{out}.parts")
+
+
+@linux
+def test_a_ctrl_c_inside_an_llvm_callback_is_sent_again_outside_it():
+    """A Ctrl-C while LLVM called back into Python (llvmlite's object-cache callback, as
+    Numba loaded the kernels) was printed as 'Exception ignored on calling ctypes callback
+    function ... KeyboardInterrupt' and dropped: kraken-batch ran on to exit 0.  The tools'
+    handler sends such a Ctrl-C again a moment later, and raises KeyboardInterrupt anywhere
+    else."""
+    from kraken_solver.cli import _on_interrupt
+    ns = {}
+    exec(compile("import sys\ndef callback():\n    return sys._getframe()\n",
+                 "/site-packages/llvmlite/binding/executionengine.py", "exec"), ns)
+    inside = ns["callback"]()
+    got = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+    try:
+        assert _on_interrupt(signal.SIGINT, inside) is None      # nothing raised there
+        deadline = time.monotonic() + 5
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert got == [signal.SIGINT]                             # the Ctrl-C came again
+        with pytest.raises(KeyboardInterrupt):
+            _on_interrupt(signal.SIGINT, sys._getframe())
+    finally:
+        signal.signal(signal.SIGINT, before)
