@@ -380,6 +380,14 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_, view, sam
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
     player = view == "player"
+    if not player:
+        given = [f"--{name}" for name in ("samples", "seed", "workers", "scheduler")
+                 if ctx.get_parameter_source(name) not in (
+                     None, click.core.ParameterSource.DEFAULT)]
+        if given:
+            verb = "applies" if len(given) == 1 else "apply"
+            raise click.UsageError(f"{', '.join(given)} {verb} only with --view player "
+                                   "(the double-dummy review draws no layouts)")
     if player and scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler cannot be used together")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)

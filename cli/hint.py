@@ -206,6 +206,9 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
     from kraken_solver.hint import check_counts
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
+    if no_points and objective == "points":
+        raise click.UsageError("--no-points applies only with --objective score: with "
+                               "--objective points the mean points are the values themselves")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")

@@ -176,6 +176,20 @@ def test_cli_bad_numbers(tmp_path, args, what):
     assert what in r.stderr and r.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("args, named", [
+    (["--samples", 5, "--workers", 2, "--seed", 3],
+     "--samples, --seed, --workers apply only with --view player"),
+    (["--seed", 3], "--seed applies only with --view player"),
+    (["--view", "double-dummy", "--samples", 100], "--samples applies only with --view player"),
+    (["--scheduler", "local:1"], "--scheduler applies only with --view player")])
+def test_player_view_options_without_it_are_refused(args, named):
+    """--samples, --seed, --workers and --scheduler were ignored without a word (exit 0) in
+    the double-dummy review: a usage error (2) naming them and --view player, before work."""
+    r = run("datasets/played_deal.txt", *args)
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert f"Error: {named} (the double-dummy review draws no layouts)" in r.stderr
+
+
 def _mistake_everywhere(dd):
     """Player's-view records of a double-dummy review with every card a mistake (so every
     card is labelled: the most crowded plot there can be)."""
