@@ -29,7 +29,7 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, SUITS
-from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
@@ -354,7 +354,7 @@ def _png_path(ctx, param, value):
               help="With --view player: layouts a decision (exact when fewer are consistent).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="With --view player: SeedSequence seed of the drawn layouts.")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=AsciiInt(), default=None,
               help="With --view player: worker processes (default: one per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="With --view player: solve on a Dask cluster, as kraken-batch --scheduler.")

@@ -26,7 +26,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
-from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.cards import SEATS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -177,7 +177,7 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
 @click.option("--rules", "rules_spec", default=None, metavar="RULES",
               help="Rules for every deal (overrides [Rules]; [Double] still applies), e.g. "
                    "kraken or kraken-amsterdam.")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=AsciiInt(), default=None,
               help="Worker processes (default: one per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Solve on a Dask cluster, as kraken-batch --scheduler.")
