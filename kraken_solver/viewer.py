@@ -24,8 +24,9 @@ position's), ``/api/hint/progress?job=NAME`` (layouts solved of how many), POST
 ``/api/hint/cancel`` (``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file
 text -> its deals).  Bad input gets status 400 and ``{"error": "...", "field": "..."}`` with
 the message the command-line tools print, and so does a query word the endpoint does not read
-(:data:`ENDPOINT_WORDS`: a misspelt word is never ignored) or one given twice; a hint that was cancelled or
-replaced by a later request of the same page gets 409 with ``"cancelled": true``.
+(:data:`ENDPOINT_WORDS`: a misspelt word is never ignored) or one given twice; a hint that
+was cancelled or replaced by a later request of the same page gets 409 with ``"cancelled":
+true``.
 
 One :class:`BoardSolver` a server process owns the :class:`~kraken_solver.solver.Searcher`
 (its transposition table is reused while the user explores a deal) behind a lock: a Searcher
