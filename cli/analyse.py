@@ -29,7 +29,7 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, SUITS
-from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
@@ -332,7 +332,8 @@ def _png_path(ctx, param, value):
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=click.Path(dir_okay=False, allow_dash=True),
+                callback=one_standard_input)
 @click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
 @click.option("--rules", "rules_name", metavar="RULES",

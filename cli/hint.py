@@ -26,7 +26,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
-from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
 from kraken_solver.cards import SEATS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -162,7 +162,8 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
 
 @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=click.Path(dir_okay=False, allow_dash=True),
+                callback=one_standard_input)
 @click.option("--samples", type=int, default=None,
               help="Layouts to draw and solve (default: all of them when they number at most "
                    "2,000, else 200).")

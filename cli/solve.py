@@ -32,7 +32,7 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, parse_card
-from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.cli.params import AsciiChoice, one_standard_input
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (CSV_FIELDS, TABLE_CSV_FIELDS, Analysis,
@@ -147,7 +147,8 @@ def check_table_specs(specs) -> None:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=click.Path(dir_okay=False, allow_dash=True),
+                callback=one_standard_input)
 @click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
 @click.option("--first", type=AsciiChoice(list(SEATS)),
