@@ -247,7 +247,7 @@ def _run_guarded(module: str, prog: str) -> int:
         except click.exceptions.ClickException as e:
             e.show()
             code = e.exit_code
-        except SystemExit as e:
+        except SystemExit:
             # Click itself ends with status 1 after EPIPE (--help or --version to a pipe
             # whose reader has gone), having wrapped stdout in its _PacifyFlushWrapper
             if type(sys.stdout).__name__.endswith("PacifyFlushWrapper") and \

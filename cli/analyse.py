@@ -33,8 +33,9 @@ from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
-                                      deal_heading, format_sheet, review_head, review_result,
-                                      sheet_dict, sides_dict, suit_text, team_name)
+                                      deal_heading, review_head, review_result,
+                                      review_sheet_and_turns, sheet_dict, sides_dict, suit_text,
+                                      team_name)
 
 PROG = "kraken-analyse"
 
@@ -118,10 +119,6 @@ def _signed(v: int) -> str:
     return f"{v:+d}"
 
 
-def _made(v: int) -> str:
-    return "made" if v > 0 else "nat"
-
-
 def _mark(r) -> str:
     return ("?" if r.mistake else "") + ("!" if r.turned else "")
 
@@ -165,25 +162,7 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
             out.append("    (trick in progress)")
     out.append("")
     out.append(review_result(dr))
-    if dr.final_score is not None:
-        title = "the play"
-    else:
-        title = (f"the play ({count(len(dr.reviews), 'card')}) and best play to the end (a "
-                 "principal variation by score: "
-                 f"{' '.join(card_text(c, ascii) for c in dr.continuation)})")
-    if dr.sheet is not None:
-        out.append("")
-        out.append(format_sheet(dr.sheet, title=title, ascii=ascii))
-    out.append("")
-    if sm.turning_points:
-        out.append("Turning points (made <-> nat):")
-        for r in sm.turning_points:
-            out.append(f"  card {r.number} (trick {r.trick}): {r.seat} "
-                       f"{card_text(r.card, ascii)}  {_signed(r.value_before)} "
-                       f"{_made(r.value_before)} -> {_signed(r.value_after)} "
-                       f"{_made(r.value_after)}  (cost {r.cost} for {r.team})")
-    else:
-        out.append(f"Turning points: none ({_made(sm.value_start)} throughout)")
+    out += review_sheet_and_turns(dr, ascii=ascii)
     out.append("")
     out.append("Summary (cost: points given away for the player's own team):")
     out.append("  player  team  side        cards  mistakes   cost")

@@ -44,9 +44,15 @@ CSV_FIELDS = DEAL_FIELDS + ("seat", "side", "trump", "objective", "card", "mean"
 
 def locate(err: KrakenError, spec: DealSpec) -> KrakenError:
     """``err`` located in the file: a card of the play (``column`` = its 1-based index in
-    the play) at its own line and column, anything else at the deal's line."""
+    the play) at its own line and column, one about the declared hand roem at the deal's
+    [Declared] tag (or declared= word), anything else at the deal's line."""
+    from kraken_solver.layouts import DeclaredRoemError
+
     if err.source is not None:
         return err
+    if isinstance(err, DeclaredRoemError) and spec.declared_at is not None:
+        line, col, text = spec.declared_at
+        return type(err)(err.message, source=spec.source, line=line, column=col, token=text)
     if err.column is not None and 1 <= err.column <= len(spec.played_at):
         line, col = spec.played_at[err.column - 1]
         return type(err)(err.message, source=spec.source, line=line, column=col,

@@ -11,7 +11,7 @@ the next deal, belong to it::
     [First "N"]             % the first player (leads trick 1); default: the seat before the ':'
     [Rules "kraken"]        % a preset, optionally +option=value parts: kraken+pit_bonus=50
     [Double "2"]            % the multiplier 1, 2, 4 or 8 (rule 20)
-    [Declared "20 0"]       % the hand roem declared (rule 17): playing team, defenders
+    [Declared "20 20"]      % the hand roem declared (rule 17): playing team, defenders
     [Play "N"]              % the cards played so far, in play order, from the first lead
     SA S9 SQ SK
     HT HA
@@ -75,7 +75,7 @@ __all__ = ["DealSpec", "DealReader", "parse_deal_file", "parse_deal_text", "pars
 #: the tags a deal file may use, in their usual order
 TAGS = ("Deal", "Trump", "First", "Rules", "Double", "Declared", "Play")
 #: the keys of the one-line form
-LINE_KEYS = ("trump", "first", "rules", "double")
+LINE_KEYS = ("trump", "first", "rules", "double", "declared")
 #: PBN's informational tags: kept in ``DealSpec.tags`` (Dealer also sets the first player)
 KEPT_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
              "Annotator", "AnnotatorNA", "Round", "Room", "Table", "Section", "Stage",
@@ -121,7 +121,9 @@ class DealSpec:
     - ``deal_text``: the deal as the file writes it (the ``[Deal]`` value or the one-line
       deal's PBN), for messages in the user's own words; ``played_text``: each played card
       as written (``H10``, ``hk``).
-    - ``declared``: the ``[Declared]`` hand roem (playing team, defenders; points), or None.
+    - ``declared``: the ``[Declared]`` hand roem (playing team, defenders; points; a one-line
+      deal's ``declared=20,0``), or None; ``declared_at``: its (line, column, text).  With
+      every hand given and a trump, it is checked against the hands' own (rules 12-17).
       With ``hidden=True`` ``deal`` may be a :class:`~kraken_solver.layouts.PartialDeal`.
     - ``tags``: PBN's informational tags of the deal (name -> value, in file order; see
       :data:`KEPT_TAGS`), e.g. ``{"Event": "Club night", "Board": "3"}``.
@@ -143,6 +145,7 @@ class DealSpec:
     skipped: list = field(default_factory=list)
     deal_text: str | None = None
     played_text: list = field(default_factory=list)
+    declared_at: tuple | None = None
 
     @property
     def where(self) -> str:
@@ -267,6 +270,9 @@ def _set_option(rec, key, value, source, line, col) -> None:
     elif key == "rules":
         rec.rules, rec.rules_options = _parse_rules(value, source, line, col)
         rec.rules_at = (line, col, value)
+    elif key == "declared":
+        rec.declared = _parse_declared(value.replace(",", " "), source, line, col)
+        rec.declared_at = (line, col, value)
     else:
         rec.double = _parse_double(value, source, line, col)
         rec.double_at = (line, col, value)
@@ -290,6 +296,7 @@ class _Record:
         self.line = line
         self.hidden = hidden             # hands written '-' are allowed
         self.declared = None
+        self.declared_at = None      # (line, column, text) of the declared hand roem
         self.deal = None
         self.deal_text = None        # the deal as written
         self.deal_seat = None
@@ -353,6 +360,9 @@ class _Record:
             if self.played and self.trump is None:
                 raise _err(DealFileError, "a [Play] section needs a trump: add a [Trump] tag "
                            "(or give --trump)", src, pline, tcol, "[Play]")
+        if (self.declared is not None and self.trump is not None
+                and isinstance(self.deal, Deal)):
+            self._check_declared(base, note)
         played, played_at = [], []
         if self.played and not isinstance(self.deal, Deal):
             # hidden hands: the hint checks the play against what they may hold
@@ -373,7 +383,21 @@ class _Record:
                         played=played, played_at=played_at, source=src, line=self.line,
                         first_given=first_given, declared=self.declared, tags=dict(self.tags),
                         skipped=list(self.skipped), deal_text=self.deal_text,
-                        played_text=[ctext for _, _, _, ctext in self.played][:len(played)])
+                        played_text=[ctext for _, _, _, ctext in self.played][:len(played)],
+                        declared_at=self.declared_at)
+
+    def _check_declared(self, rules, note: str) -> None:
+        """The declared hand roem must be the one the four hands given declare (rules 12-17;
+        0 0 when the rules have no hand roem)."""
+        from .roem import hand_roem_masks
+        own = hand_roem_masks(self.deal.hands, self.trump, self.first, rules)
+        if tuple(own) != tuple(self.declared):
+            line, col, text = self.declared_at
+            why = ("" if rules.hand_roem else
+                   f": the rules ({rules.name}) have no hand roem")
+            raise _err(DealFileError, f"the declared hand roem {self.declared[0]} "
+                       f"{self.declared[1]} is not what the hands declare ({own[0]} {own[1]}, "
+                       f"playing team first){why}{note}", self.source, line, col, text)
 
 
 def _as_override_rules(rules) -> Rules | None:
@@ -520,7 +544,7 @@ def _parse_lines(lines, source, *, trump=None, first=None, rules=None, hidden=Fa
         why = (f"[{name}] before any [Deal] tag; a deal starts with its "
                '[Deal "N:..."] tag') if not count else (
                f"[{name}] with no [Deal] after it; a one-line deal takes trump=, first=, "
-               'rules= and double= words, a tagged deal starts with [Deal "N:..."]')
+               'rules=, double= and declared= words, a tagged deal starts with [Deal "N:..."]')
         raise _err(DealFileError, why, source, lineno, col0, f"[{name}]")
     if not count:
         raise DealFileError("no deal in this file; expected a [Deal \"N:...\"] tag or a "
@@ -543,7 +567,7 @@ def _apply_tag(rec: _Record, name, value, lineno, col0, vcol, previous_tags) -> 
             _set_option(rec, ascii_lower(name), value, source, lineno, vcol)
     elif name == "Declared":
         if not unknown:
-            rec.declared = _parse_declared(value, source, lineno, vcol)
+            _set_option(rec, "declared", value, source, lineno, vcol)
     elif name == "Play":
         # [Play "?"]: who leads is not written; the first player does
         seat = None if unknown else _parse_seat(value, "the seat that leads the play,",
@@ -705,8 +729,8 @@ def _parse_declared(value, source, line, col) -> tuple[int, int]:
         if a % 10 == 0 and b % 10 == 0 and a <= 1000 and b <= 1000:
             return a, b
     raise _err(DealFileError, "expected the declared hand roem as two numbers of points, "
-               'the playing team\'s then the defenders\', multiples of 10, like "20 0"',
-               source, line, col, value)
+               'the playing team\'s then the defenders\', multiples of 10, like "20 0" '
+               "(declared=20,0 in a one-line deal)", source, line, col, value)
 
 
 def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):

@@ -448,6 +448,33 @@ def review_result(dr) -> str:
             f"{_signed(sm.value_end)} ({result}); at the start {start}")
 
 
+def review_sheet_and_turns(dr, *, ascii: bool = False) -> list[str]:
+    """The lines after the result line of a review, the same in every view: the score sheet
+    of the play (with the principal variation to the end when the play stops early; rules
+    18-20) and the turning points, the cards that turned the deal between made and nat."""
+    sm = dr.summary
+    out = []
+    if dr.final_score is not None:
+        title = "the play"
+    else:
+        title = (f"the play ({count(len(dr.reviews), 'card')}) and best play to the end (a "
+                 "principal variation by score: "
+                 f"{' '.join(card_text(c, ascii) for c in dr.continuation)})")
+    if dr.sheet is not None:
+        out += ["", format_sheet(dr.sheet, title=title, ascii=ascii)]
+    out.append("")
+    if sm.turning_points:
+        out.append("Turning points (made <-> nat):")
+        for r in sm.turning_points:
+            out.append(f"  card {r.number} (trick {r.trick}): {r.seat} "
+                       f"{card_text(r.card, ascii)}  {_signed(r.value_before)} "
+                       f"{_made_word(r.value_before)} -> {_signed(r.value_after)} "
+                       f"{_made_word(r.value_after)}  (cost {r.cost} for {r.team})")
+    else:
+        out.append(f"Turning points: none ({_made_word(sm.value_start)} throughout)")
+    return out
+
+
 def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
     """The full text report of one deal: the hands, the rules, trump and first player, the
     trump table (if computed), the tricks already played, score and points (each saying what

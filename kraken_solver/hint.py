@@ -212,14 +212,14 @@ def choose_layouts(lay: Layouts, *, samples: int | None, seed, exact_limit: int 
             break
         if not proved and draws >= budget:
             break
-        if proved and lay.hopeless(len(accepted), draws, n_s):
-            raise lay.rare_roem_error(len(accepted), draws)
+        if proved and lay.hopeless(len(accepted), draws, n_s, MAX_DRAWS):
+            raise lay.rare_roem_error(len(accepted), draws, n_s, MAX_DRAWS)
         if not proved and not accepted and n0 > ENUM_CAP and draws >= GIVE_UP_AFTER:
             raise lay.rare_roem_error(0, draws)      # too many to enumerate, none found
     estimate = n0 * len(accepted) / draws if draws else 0.0
     if proved:
         if len(accepted) < n_s:
-            raise lay.rare_roem_error(len(accepted), draws)
+            raise lay.rare_roem_error(len(accepted), draws, n_s, MAX_DRAWS)
         return accepted[:n_s], False, None, estimate
     # the draws did not settle whether more than the limit give the declared roem
     if n0 <= ENUM_CAP:

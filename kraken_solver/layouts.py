@@ -63,8 +63,9 @@ from .errors import CardParseError, DealError, IllegalCardError, KrakenError, sh
 from .roem import player_melds
 from .rules import Rules, as_rules
 
-__all__ = ["ObservationError", "PartialDeal", "parse_partial_pbn", "as_partial",
-           "Observation", "Layouts", "declared_roem", "ENUM_CAP", "MAX_DRAWS", "HIDDEN"]
+__all__ = ["ObservationError", "DeclaredRoemError", "PartialDeal", "parse_partial_pbn",
+           "as_partial", "Observation", "Layouts", "declared_roem", "ENUM_CAP", "MAX_DRAWS",
+           "HIDDEN"]
 
 #: the word that stands for a hidden hand in PBN deal text (as endplay writes it)
 HIDDEN = "-"
@@ -83,6 +84,12 @@ GIVE_UP_AFTER = 20_000
 class ObservationError(KrakenError):
     """What a seat is said to have seen cannot happen: no layout of the unseen cards makes
     the plays legal, the hand sizes cannot add up, or no layout gives the declared hand roem."""
+
+
+class DeclaredRoemError(ObservationError):
+    """The declared hand roem (rule 17) cannot be: no layout gives it, it is too rare to
+    sample, or the hands given declare another (a deal file's error points at its
+    ``[Declared]`` tag)."""
 
 
 # ----------------------------------------------------------------------------- deals
@@ -735,7 +742,7 @@ class Layouts:
                     return out
             if self.hopeless(len(out), draws, n, max_draws):
                 break
-        raise self.rare_roem_error(len(out), draws)
+        raise self.rare_roem_error(len(out), draws, n, max_draws)
 
     @staticmethod
     def hopeless(found: int, draws: int, needed: int, max_draws: int = MAX_DRAWS) -> bool:
@@ -746,27 +753,38 @@ class Layouts:
             return False
         return found == 0 or needed * draws / found > max_draws
 
-    def rare_roem_error(self, found: int, draws: int) -> ObservationError:
+    def rare_roem_error(self, found: int, draws: int, needed: int | None = None,
+                        max_draws: int = MAX_DRAWS) -> DeclaredRoemError:
+        """Why ``needed`` layouts giving the declared roem were not found in the draws: none
+        was (impossible or too rare), or some were, at a rate that would take more than
+        ``max_draws`` draws for ``needed`` of them (then: how many can be asked for)."""
         obs = self.obs
         d_team = "N-S" if obs.first % 2 == 0 else "E-W"
         o_team = "E-W" if obs.first % 2 == 0 else "N-S"
         what = f"{d_team} {obs.declared[0]}, {o_team} {obs.declared[1]}"
         if not found:
-            return ObservationError(
+            return DeclaredRoemError(
                 f"no layout found that gives the declared hand roem ({what}) in {draws:,} "
                 f"draws of the {self.count_plays():,} layouts the play allows: it is "
                 "impossible or too rare to sample")
-        return ObservationError(
-            f"the declared hand roem ({what}) is too rare to sample: {found} of {draws:,} "
-            f"draws of the {self.count_plays():,} layouts the play allows give it")
+        rate = (f"{found:,} of {draws:,} draws of the {self.count_plays():,} layouts the "
+                "play allows give the declared hand roem")
+        if needed is not None:
+            most = max(1, found * max_draws // draws)
+            return DeclaredRoemError(
+                f"{needed:,} samples would take about {needed * draws / found:,.0f} draws "
+                f"({rate}, {what}); at most {max_draws:,} are made: ask for at most "
+                f"{most:,} samples")
+        return DeclaredRoemError(
+            f"the declared hand roem ({what}) is too rare to sample: {rate}")
 
-    def roem_error(self) -> ObservationError:
+    def roem_error(self) -> DeclaredRoemError:
         """The error for a declared roem that no layout gives."""
         obs = self.obs
         d_team = "N-S" if obs.first % 2 == 0 else "E-W"
         o_team = "E-W" if obs.first % 2 == 0 else "N-S"
         n = self.count_plays()
-        return ObservationError(
+        return DeclaredRoemError(
             f"no layout gives the declared hand roem ({d_team} {obs.declared[0]}, {o_team} "
             f"{obs.declared[1]}): none of the {n:,} layout{'s' if n != 1 else ''} the play "
             "allows declares it")
@@ -844,13 +862,13 @@ def _observe(pd, deal, trump, first, rules, given, declared) -> "Observation":
                 raise KrakenError("the hand roem declared before play is needed when a hand "
                                   "is hidden and hand roem is on: give declared=(playing "
                                   "team, defenders), e.g. (20, 0) (a deal file: [Declared "
-                                  "\"20 0\"])")
+                                  "\"20 0\"], or declared=20,0 on a one-line deal)")
             declared = hand_roem(pd.deal(), trump_i, first_i, rules=rules_r)
         declared = check_declared(declared)
         if pd.complete:
             given = tuple(hand_roem(pd.deal(), trump_i, first_i, rules=rules_r))
             if given != declared:
-                raise ObservationError(
+                raise DeclaredRoemError(
                     f"the declared hand roem {declared[0]} {declared[1]} is not what the "
                     f"given hands declare ({given[0]} {given[1]}, playing team first)")
     elif declared is not None:

@@ -8,7 +8,10 @@ page) is the user's data.  This module decides once what may be written and how:
   stays a link).  What the path resolves to must be a regular file or a new name in an
   existing directory.  Anything else (a directory, a device such as ``/dev/null``, a named
   pipe, a socket, an empty name, ``-``, a link such as ``/dev/stdout`` that names an open
-  file descriptor rather than a file) is refused before any work is done.
+  file descriptor rather than a file) is refused before any work is done, and so is a folder
+  where no file can be made (``/proc``, ``/sys``, a read-only mount: a temporary file is
+  made and removed there to find out) or a file marked immutable or append-only
+  (``chattr +i``, ``+a``: it cannot be replaced).
 - **Never over an input.**  The caller names the files it reads (``inputs``); an output that
   is one of them (same file by inode, or same resolved path) is refused, and so are two
   outputs of one command that are the same file.
@@ -92,12 +95,15 @@ def _resolve(path: str, what: str) -> str:
 
 def check_output(path, *, what: str = "the output", inputs=()) -> str:
     """Check that ``path`` may be written (module docstring) and return the resolved path the
-    data will be renamed onto.  Only looks; changes nothing.
+    data will be renamed onto.  Changes nothing (but a temporary file made and removed in
+    the target's folder, to learn that files can be made there).
 
     ``inputs``: paths the command reads (``None`` and ``"-"`` are skipped).  Raises
     OutputError (``source`` = ``path``) for an empty name or ``-``, a path that resolves to
     anything but a regular file or a new name, a missing or non-directory parent, a directory
-    that cannot be written, or an output that is one of ``inputs``."""
+    that cannot be written (also where permissions allow it but no file can be made), a file
+    that cannot be replaced (immutable or append-only), or an output that is one of
+    ``inputs``."""
     if path is None or not isinstance(path, (str, os.PathLike)):
         raise OutputError(f"{what} must be a file name", token=repr(path))
     path = os.fspath(path)
@@ -130,6 +136,10 @@ def check_output(path, *, what: str = "the output", inputs=()) -> str:
                           source=path, token=parent)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"{what}'s folder cannot be written", source=path, token=parent)
+    if st is not None and _file_flags(target) & (_IMMUTABLE | _APPEND_ONLY):
+        raise OutputError(f"{what} is marked immutable or append-only (chattr): it cannot be "
+                          "replaced; give another name", source=path)
+    _probe_folder(parent, os.path.basename(target), what, path)
     for inp in inputs or ():
         if inp is None or os.fspath(inp) in ("", "-"):
             continue
@@ -137,6 +147,42 @@ def check_output(path, *, what: str = "the output", inputs=()) -> str:
             raise OutputError(f"{what} is an input of this command ({os.fspath(inp)}); it "
                               "would be overwritten: give another name", source=path)
     return target
+
+
+_IMMUTABLE, _APPEND_ONLY = 0x10, 0x20      # FS_IMMUTABLE_FL, FS_APPEND_FL (linux/fs.h)
+_FS_IOC_GETFLAGS = 0x80086601
+
+
+def _file_flags(path: str) -> int:
+    """The file's Linux inode flags (``lsattr``), 0 where they cannot be read (another
+    system, a file system without them)."""
+    try:
+        import fcntl
+        import struct
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (ImportError, OSError):
+        return 0
+    try:
+        buf = fcntl.ioctl(fd, _FS_IOC_GETFLAGS, struct.pack("l", 0))
+        return struct.unpack("l", buf)[0]
+    except OSError:
+        return 0
+    finally:
+        os.close(fd)
+
+
+def _probe_folder(folder: str, name: str, what: str, shown: str) -> None:
+    """Make and remove a temporary file in ``folder`` (named as :func:`atomic_open`'s, so a
+    kill in between leaves one that :func:`remove_temporaries` clears): permissions say yes
+    in ``/proc`` or on a read-only mount, yet no file can be made there."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    except OSError as e:
+        raise OutputError(f"{what}'s folder cannot be written: {e.strerror or e}",
+                          source=shown, token=folder) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.remove(tmp)
 
 
 def check_outputs(outputs, *, inputs=()) -> dict:

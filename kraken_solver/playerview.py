@@ -363,7 +363,8 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
     beside them its player's view (the card's mean score over the layouts the player could not
     tell apart, the best card's, the player's-view cost and mark), each trick's winner, and the
     totals per player and team.  ``dr``: the double-dummy ``DealReview`` of the deal."""
-    from .formatting import card_text, review_head, review_result, team_name
+    from .formatting import (card_text, review_head, review_result, review_sheet_and_turns,
+                             team_name)
 
     spec = dr.spec
     first = spec.first
@@ -417,6 +418,7 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
             out.append("    (trick in progress)")
     out.append("")
     out.append(review_result(dr))
+    out += review_sheet_and_turns(dr, ascii=ascii)
     out.append("")
     out.append("Summary (dd cost: points given away with all hands open; view cost: mean "
                "score given away")

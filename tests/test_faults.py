@@ -43,6 +43,12 @@ def tool(name):
     return path
 
 
+def ctrl_c_heard():
+    """``preexec_fn`` of a tool that a test interrupts: SIGINT as in a foreground process
+    (one that pytest passes on from a shell's background job would be ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def batch(*args):
     return CliRunner().invoke(batch_main, [str(a) for a in args])
 
@@ -97,12 +103,16 @@ def test_an_interrupted_command_leaves_its_callers_ctrl_c_alone():
     @guard_output("kraken-test", needs_stdout=False)
     def stopped():
         raise KeyboardInterrupt
-    before = signal.getsignal(signal.SIGINT)
-    assert before is signal.default_int_handler
-    with pytest.raises(SystemExit) as e:
-        stopped()
-    assert e.value.code == 130
-    assert signal.getsignal(signal.SIGINT) is before
+    # as in a program started in the foreground (one started in the background by a shell
+    # without job control inherits SIGINT ignored)
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(SystemExit) as e:
+            stopped()
+        assert e.value.code == 130
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, inherited)
 
 
 @linux
@@ -128,7 +138,8 @@ def test_ctrl_c_while_the_pool_forks_is_not_lost(tmp_path):
             print("interrupted")
     """))
     for sig in ("SIGINT", "SIGTERM"):
-        r = subprocess.run([sys.executable, str(script), sig], capture_output=True, text=True,
+        r = subprocess.run([sys.executable, str(script), sig], preexec_fn=ctrl_c_heard,
+                           capture_output=True, text=True,
                            timeout=120)
         assert r.returncode == 0 and r.stdout == "interrupted\n", (sig, r.stdout, r.stderr)
         assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
@@ -146,7 +157,8 @@ def test_ctrl_c_during_start_up_is_one_line_and_exit_130(tmp_path):
         # from 0.2 s on: the package's code runs (the first ~50 ms are the interpreter's own
         # start-up and the console script's first import, before any of it)
         for delay in (0.2, 0.5, 1.0):
-            p = subprocess.Popen([tool(name), *args], stdout=subprocess.PIPE,
+            p = subprocess.Popen([tool(name), *args], preexec_fn=ctrl_c_heard,
+                                 stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
             time.sleep(delay)
             p.send_signal(signal.SIGINT)
@@ -168,6 +180,7 @@ def test_ctrl_c_after_the_last_line_never_kills_by_signal(tmp_path):
     run ends with status 0 (the work was done) or 130 and its one line, never by signal."""
     for attempt in range(3):
         p = subprocess.Popen([tool("kraken-bench"), "--suite", "random-1-seed1"],
+                             preexec_fn=ctrl_c_heard,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = [p.stdout.readline() for _ in range(5)]
         assert lines[-1].startswith("  values checksum"), lines

@@ -23,6 +23,9 @@ from kraken_solver.layouts import PartialDeal
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
+DATASETS = os.path.join(os.path.dirname(__file__), os.pardir, "datasets")
+
+
 def run(*args, cmd=main):
     return CliRunner().invoke(cmd, [str(a) for a in args])
 
@@ -224,9 +227,52 @@ def test_deal_files_with_hidden_hands_and_declared():
     assert e.value.line == 1 and e.value.column == 10
     r = CliRunner().invoke(solve_main, ["-"], input='[Deal "N:AJ9.K7.T8.A - - -"]\n')
     assert r.exit_code == 1 and "kraken-hint only" in r.stderr
-    # [Declared] is read (and ignored) by the other commands
+    # [Declared] is read by the other commands, and checked against the hands given
     spec, = parse_deal_text('[Deal "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"]\n[Declared "0 0"]\n')
-    assert spec.declared == (0, 0)
+    assert spec.declared == (0, 0) and spec.declared_at == (2, 12, "0 0")
+
+
+WEST_STUK = ('[Deal "W:AJT7...AT87 K.AQJ7.98.Q 8.98.AQJT.9 Q9.KT.K7.KJ"]\n[Trump "H"]\n'
+             '[First "W"]\n[Declared "DECL"]\n[Play "W"]\nSJ SK S8 S9\n')
+
+
+@pytest.mark.parametrize("prog", ["kraken-solve", "kraken-analyse", "kraken-hint"])
+def test_a_declared_roem_the_hands_given_do_not_declare_is_refused_at_its_tag(prog, tmp_path):
+    """[Declared "0 0"] beside hands that declare 20 0 (N's stuk, E-W playing) was used as
+    20 0 by kraken-solve and kraken-analyse without a word."""
+    from kraken_solver.cli.analyse import main as analyse_main
+    cmd = {"kraken-solve": solve_main, "kraken-analyse": analyse_main, "kraken-hint": main}
+    f = tmp_path / "d.txt"
+    f.write_text(WEST_STUK.replace("DECL", "0 0"))
+    r = CliRunner().invoke(cmd[prog], [str(f)])
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith(f"{prog}: error: {f}, line 4, column 12: the declared hand roem "
+                               "0 0 is not what the hands declare (20 0, playing team first)")
+    f.write_text(WEST_STUK.replace("DECL", "20 0"))
+    assert CliRunner().invoke(cmd[prog], [str(f)]).exit_code == 0
+    # under rules without hand roem only 0 0 is what the hands declare
+    with pytest.raises(DealFileError, match="have no hand roem"):
+        parse_deal_text(WEST_STUK.replace("DECL", "20 0"), rules="kraken+hand_roem=false")
+
+
+def test_one_line_deals_take_declared_and_its_errors_point_at_it(tmp_path):
+    """A one-line deal with hidden hands could not get a hint with hand roem on: the error
+    asked for declared=, and declared= was an unknown key."""
+    line = "S:7.KQ9.JT8.7 - - - trump=H declared=20,0"
+    (spec,) = parse_deal_text(line, "o.txt", hidden=True)
+    assert spec.declared == (20, 0) and spec.declared_at == (1, line.index("20,0") + 1, "20,0")
+    f = tmp_path / "o.txt"
+    f.write_text(line + "\n")
+    r = run(f, "--samples", 4, "--no-points", "--json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["declared"] == {"playing_team": 20, "defenders": 0}
+    # a declared roem no layout gives is reported at the declared= word, not the deal
+    f.write_text(line.replace("20,0", "0,0") + "\n")
+    r = run(f, "--samples", 4)
+    assert r.exit_code == 1 and f"{f}, line 1, column {line.index('20,0') + 1}:" in r.stderr
+    assert "declared hand roem (N-S 0, E-W 0)" in r.stderr and "(got '0,0')" in r.stderr
+    with pytest.raises(DealFileError, match=r"declared=20,0 in a one-line deal"):
+        parse_deal_text(line.replace("20,0", "20"), hidden=True)
 
 
 def test_readme_example_is_what_the_command_prints():
@@ -235,3 +281,24 @@ def test_readme_example_is_what_the_command_prints():
     r = run("datasets/hint_part_played.txt", "--workers", 1)
     assert r.exit_code == 0, r.output
     assert "$ kraken-hint datasets/hint_part_played.txt\n" + r.stdout in readme
+
+
+def test_more_samples_than_the_draws_allow_say_how_many_can_be_asked(monkeypatch):
+    """--samples 1000000 on datasets/hint_lead.txt said the declared roem (42% of the draws)
+    was 'too rare to sample': the real bound is the draws a sample may make."""
+    import re
+
+    import kraken_solver.hint as hint_module
+    monkeypatch.setattr(hint_module, "MAX_DRAWS", 30_000)   # the bound of 10**6, made quick
+    r = run(os.path.join(DATASETS, "hint_lead.txt"), "--no-points", "--samples", 20_000)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    m = re.search(r"20,000 samples would take about ([0-9,]+) draws \(([0-9,]+) of ([0-9,]+) "
+                  r"draws .* give the declared hand roem, N-S 20, E-W 0\); at most 30,000 are "
+                  r"made: ask for at most ([0-9,]+) samples", r.stderr)
+    assert m, r.stderr
+    need, found, draws, most = (int(g.replace(",", "")) for g in m.groups())
+    assert 0.3 < found / draws < 0.6 and most == found * 30_000 // draws
+    assert abs(need - 20_000 * draws / found) <= 1
+    # as many as it says can be drawn are
+    assert run(os.path.join(DATASETS, "hint_lead.txt"), "--no-points", "--samples",
+               most // 100, "--json").exit_code == 0

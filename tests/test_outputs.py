@@ -181,3 +181,40 @@ def test_every_command_writes_through_outputs():
                         r"\.to_csv\((?!index=False\))", r"os\.replace\("):
             found = re.findall(pattern, text)
             assert not found, (path.name, pattern, found)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="Linux's /proc")
+def test_a_folder_where_no_file_can_be_made_is_refused_before_work(tmp_path):
+    """kraken-analyse --plot /proc/x.png (as root, where permissions say yes) reviewed the
+    whole deal and then could not write the plot; kraken-view --export the same."""
+    with pytest.raises(OutputError) as e:
+        check_output("/proc/x.png", what="the plot")
+    assert "the plot's folder cannot be written" in str(e.value)
+    assert e.value.source == "/proc/x.png"
+    # the probe leaves nothing behind where it can make its file
+    check_output(tmp_path / "r.csv")
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_immutable_or_append_only_file_is_refused_before_work(tmp_path, monkeypatch):
+    """A file made immutable (chattr +i) passed the check, the work was done, and the rename
+    over it failed: 'Operation not permitted'."""
+    import subprocess
+
+    import kraken_solver.outputs as outputs
+    target = tmp_path / "p.png"
+    target.write_bytes(b"old")
+    assert outputs._file_flags(str(target)) & (outputs._IMMUTABLE | outputs._APPEND_ONLY) == 0
+    check_output(target)
+    made = subprocess.run(["chattr", "+i", str(target)], capture_output=True).returncode == 0
+    try:
+        if not made:
+            # no chattr or no right to it here: the flags as such a file reports them
+            monkeypatch.setattr(outputs, "_file_flags", lambda p: outputs._IMMUTABLE)
+        with pytest.raises(OutputError) as e:
+            check_output(target, what="the plot")
+        assert "immutable or append-only" in str(e.value) and e.value.source == str(target)
+    finally:
+        if made:
+            subprocess.run(["chattr", "-i", str(target)], check=True)
+    assert target.read_bytes() == b"old"

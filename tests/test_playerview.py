@@ -128,6 +128,10 @@ def test_both_views_open_and_close_with_the_same_lines(tmp_path):
                                                                    "Double-dummy score after")))
         assert result in b.splitlines()
         results.append(result)
+        # then the same score sheet and turning points (the player's view had neither)
+        tail = a[a.index(result):a.index("\nSummary (")]
+        assert "Score sheet of the play" in tail and "Turning points" in tail
+        assert b[b.index(result):b.index("\nSummary (")] == tail
     assert results[0].startswith("Result of the play: score ") and "(" in results[0]
     assert results[1].startswith("Double-dummy score after card 5 of 8: ")
     for r in results:
