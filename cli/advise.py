@@ -40,7 +40,7 @@ PROG = "kraken-advise"
               help=RULES_HELP)
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
               help="Cards known to be in a seat's hand, e.g. E:HA,HK (repeatable).")
-@click.option("--workers", type=AsciiInt(1), default=None,
+@click.option("--workers", type=AsciiInt(), default=None,
               help="Worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Solve on a Dask cluster, as kraken-batch --scheduler.")

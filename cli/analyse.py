@@ -29,7 +29,7 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, SUITS
-from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
@@ -311,7 +311,8 @@ def _png_path(ctx, param, value):
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=click.Path(dir_okay=False, allow_dash=True),
+                callback=one_standard_input)
 @click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
 @click.option("--rules", "rules_name", metavar="RULES",
@@ -333,7 +334,7 @@ def _png_path(ctx, param, value):
               help="With --view player: layouts a decision (exact when fewer are consistent).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="With --view player: SeedSequence seed of the drawn layouts.")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=AsciiInt(), default=None,
               help="With --view player: worker processes (default: one per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="With --view player: solve on a Dask cluster, as kraken-batch --scheduler.")
@@ -359,6 +360,14 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_, view, sam
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
     player = view == "player"
+    if not player:
+        given = [f"--{name}" for name in ("samples", "seed", "workers", "scheduler")
+                 if ctx.get_parameter_source(name) not in (
+                     None, click.core.ParameterSource.DEFAULT)]
+        if given:
+            verb = "applies" if len(given) == 1 else "apply"
+            raise click.UsageError(f"{', '.join(given)} {verb} only with --view player "
+                                   "(the double-dummy review draws no layouts)")
     if player and scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler cannot be used together")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)

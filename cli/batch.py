@@ -79,7 +79,7 @@ def _raise_interrupt(signum, frame):
 @click.option("--objective", default="score", show_default=True,
               help="score, or score,points to add the points column (score is always "
                    "computed).")
-@click.option("--workers", type=AsciiInt(1), default=None,
+@click.option("--workers", type=AsciiInt(), default=None,
               help="Worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Solve on a Dask cluster: a running scheduler's address, or local:N to "

@@ -55,7 +55,7 @@ MISMATCHES_LISTED = 20
                    "deal reviewed as each player saw it, --samples layouts a decision).")
 @click.option("--samples", type=click.IntRange(1, 100_000), default=None,
               help="With --hint: layouts drawn (lead: 200, review: 100 by default).")
-@click.option("--workers", type=click.IntRange(1), default=None,
+@click.option("--workers", type=AsciiInt(), default=None,
               help="With --hint: worker processes (default one per core).")
 @click.version_option(__version__, prog_name="kraken-bench")
 @guard_output("kraken-bench")
@@ -137,6 +137,8 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
     try:
         if check_path or repeat != 1:
             raise KrakenError("--check and --repeat time the solver's suites; not with --hint")
+        from kraken_solver.batch import check_workers
+        check_workers(workers)
         inputs = [suite] if suite.endswith((".txt", ".jsonl")) else []
         if json_path:
             check_output(json_path, what="the report", inputs=inputs)

@@ -26,7 +26,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
-from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
 from kraken_solver.cards import SEATS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -168,7 +168,8 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
 
 @click.command(name=PROG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=click.Path(dir_okay=False, allow_dash=True),
+                callback=one_standard_input)
 @click.option("--samples", type=int, default=None,
               help="Layouts to draw and solve (default: all of them when they number at most "
                    "2,000, else 200).")
@@ -183,7 +184,7 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
 @click.option("--rules", "rules_spec", default=None, metavar="RULES",
               help="Rules for every deal (overrides [Rules]; [Double] still applies), e.g. "
                    "kraken or kraken-amsterdam.")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=AsciiInt(), default=None,
               help="Worker processes (default: one per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Solve on a Dask cluster, as kraken-batch --scheduler.")
@@ -212,6 +213,9 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
     from kraken_solver.hint import check_counts
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
+    if no_points and objective == "points":
+        raise click.UsageError("--no-points applies only with --objective score: with "
+                               "--objective points the mean points are the values themselves")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")

@@ -33,3 +33,21 @@ class AsciiInt(click.IntRange):
             if not text.isascii() or not text.lstrip("+-").isdigit():
                 self.fail(f"{value!r} is not a whole number (ASCII digits 0-9)", param, ctx)
         return super().convert(value, param, ctx)
+
+
+def one_standard_input(ctx, param, value):
+    """Click callback of a FILE... argument: ``value`` (a tuple of file names) when ``'-'``
+    (standard input) is among them at most once, else a usage error before any work: the
+    second ``'-'`` would read nothing, the first having read standard input to its end."""
+    n = list(value or ()).count("-")
+    if n > 1:
+        times = "twice" if n == 2 else f"{n} times"
+        raise click.BadParameter(
+            f"standard input given {times} ('-' is FILE {_places(value)}): it is read once, "
+            "to its end; give '-' once", ctx=ctx, param=param)
+    return value
+
+
+def _places(value) -> str:
+    at = [str(i) for i, name in enumerate(value, start=1) if name == "-"]
+    return ", ".join(at[:-1]) + " and " + at[-1]

@@ -5,7 +5,9 @@ For each deal it prints the hands, the rules, the values (``score``, made, nat o
 to move with the best ones marked, the principal variation trick by trick and the score sheet
 of that line, which adds up to the score.  Without a trump it first shows the first player's
 trump table and then analyses the best trump (by score, or ``--best-by points``).
-``--table`` shows instead the full double-dummy table: every first player by every trump.
+``--table`` shows instead the full double-dummy table: every first player by every trump, each
+first player's best trump marked by score (or ``--best-by points``; ``--objective`` does not
+apply to it and is refused).
 ``--json`` writes one JSON document a deal (JSON Lines), ``--csv`` one row per (deal, trump).
 Results go to stdout; timings to stderr, and on the first run a note that the kernels are being
 compiled.  Bad input gives one line ``kraken-solve: error: FILE, line L, column C: ...`` and
@@ -30,7 +32,7 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, parse_card
-from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.cli.params import AsciiChoice, one_standard_input
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (CSV_FIELDS, TABLE_CSV_FIELDS, Analysis,
@@ -145,7 +147,8 @@ def check_table_specs(specs) -> None:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=click.Path(dir_okay=False, allow_dash=True),
+                callback=one_standard_input)
 @click.option("--trump", type=AsciiChoice(list("SHDC")),
               help="Trump suit for every deal (overrides the file).")
 @click.option("--first", type=AsciiChoice(list(SEATS)),
@@ -157,14 +160,16 @@ def check_table_specs(specs) -> None:
               show_default=True,
               help="The value behind the card values, the principal variation and its score "
                    "sheet (score and points are always shown; the trump analysed stays the "
-                   "best by --best-by).")
+                   "best by --best-by). Not with --table, which shows neither.")
 @click.option("--best-by", type=AsciiChoice(["score", "points"]), default="score",
               show_default=True,
               help="Without a trump: which value picks the best trump of the trump table, "
-                   "the one analysed.")
+                   "the one analysed; with --table, the value that marks each first "
+                   "player's best trump.")
 @click.option("--table", "full", is_flag=True,
               help="The double-dummy table of each (fresh) deal instead: score, made/nat/pit "
-                   "and points for every first player and every trump, best trump marked.")
+                   "and points for every first player and every trump, best trump (by "
+                   "--best-by) marked.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document per deal (JSON Lines).")
 @click.option("--csv", "as_csv", is_flag=True,
               help="CSV with a header: one row per (deal, trump) of the trump table (one for "
@@ -189,6 +194,11 @@ def main(ctx, files, trump, first, rules_name, objective, best_by, full, as_json
     if full and (trump or first):
         raise click.UsageError("--table shows every first player and every trump: --trump "
                                "and --first do not apply")
+    if full and ctx.get_parameter_source("objective") not in (
+            None, click.core.ParameterSource.DEFAULT):
+        raise click.UsageError("--table shows score and points of every cell and no card "
+                               "values or principal variation: --objective does not apply "
+                               "(--best-by points marks the best trumps by points)")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)
     try:
         with first_run_notice(PROG):
@@ -239,7 +249,8 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
     for i, spec in enumerate(specs, start=1):
         t1, n1 = time.perf_counter(), searcher.nodes
         if full:
-            table = full_table(spec.deal, rules=spec.rules, searcher=searcher)
+            table = full_table(spec.deal, rules=spec.rules, searcher=searcher,
+                               best_by=best_by)
             if as_json:
                 click.echo(json.dumps(full_table_dict(table, spec, i), ensure_ascii=False))
             elif as_csv:

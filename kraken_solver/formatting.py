@@ -34,7 +34,7 @@ CSV_FIELDS = DEAL_FIELDS + ("first", "playing_team", "trump", "trump_given", "be
               "hand_roem_playing_team", "hand_roem_defenders", "best_cards", "pv")
 #: the columns of ``kraken-solve --table --csv``: one row per (deal, first player, trump)
 TABLE_CSV_FIELDS = DEAL_FIELDS + ("rules", "first", "playing_team", "trump",
-                    "score", "made", "pit", "points", "best")
+                    "score", "made", "pit", "points", "best", "best_by")
 
 _RANK_ORDER_PLAIN = "AKQJT987"
 
@@ -638,12 +638,13 @@ def format_full_table(table, *, ascii: bool = False) -> str:
     """The double-dummy table of a deal (:class:`~kraken_solver.tables.FullTable`): a row
     per first player N E S W, a column per trump; each cell the score with made, nat or pit
     and the points, from that first player's team's side; ``*`` marks each first player's
-    best trump (by score)."""
+    best trump (by the table's ``best_by``: score or points)."""
+    best_by = table.best_by
     head = ("  first" + "".join(f"{suit_text(t, ascii):^21}" for t in range(4))).rstrip()
     out = ["Double-dummy table: score (made, nat or pit) and points for every first player "
            "and trump,",
            "from the first player's team's side; * = that first player's best trump (by "
-           "score).", head]
+           f"{best_by}).", head]
     for f in range(4):
         cells = table.cells[4 * f:4 * f + 4]
         line = f"  {SEATS[f]} {team_name(f):<3}"
@@ -658,20 +659,24 @@ def full_table_dict(table, spec, number: int | None = None) -> dict:
     ``deal``,
     ``rules``, ``rules_options``, ``tags``, ``cells`` (16: ``first``, ``playing_team``,
     ``trump``, ``score``, ``result``, ``made``, ``pit``, ``points``, ``best``, ``pv``),
-    ``nodes``, ``seconds``."""
+    ``best_by`` (``"score"`` or ``"points"``: the value ``best`` marks), ``nodes``,
+    ``seconds``."""
     cells = []
     for c in table.cells:
         d = c.to_dict()
         d["playing_team"] = team_name(c.first)
         cells.append(d)
     return {**deal_fields(spec, number, table.deal), "rules": table.rules.name, "rules_options": table.rules.to_dict(),
-            "tags": dict(getattr(spec, "tags", None) or {}), "cells": cells,
+            "tags": dict(getattr(spec, "tags", None) or {}),
+            "best_by": table.best_by, "cells": cells,
             "nodes": int(table.nodes), "seconds": round(float(table.seconds), 6)}
 
 
 def full_table_csv_rows(table, spec, number: int | None = None) -> list[list]:
     """The table of one deal as CSV rows (:data:`TABLE_CSV_FIELDS`), one per (first player,
-    trump); booleans ``True``/``False``; ``number``: the deal's place in the run."""
+    trump); booleans ``True``/``False``; ``best_by``: the value ``best`` marks (``score``
+    or ``points``); ``number``: the deal's place in the run."""
+    best_by = table.best_by
     return [[number, spec.source, spec.line, str(table.deal), table.rules.name, SEATS[c.first],
              team_name(c.first), SUITS[c.trump], c.score, csv_bool(c.made), csv_bool(c.pit),
-             c.points, csv_bool(c.best)] for c in table.cells]
+             c.points, csv_bool(c.best), best_by] for c in table.cells]

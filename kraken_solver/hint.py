@@ -420,7 +420,8 @@ def solve_plan(plan: HintPlan, *, objective: str = "score", samples=None, seed=0
 def check_counts(samples, exact_limit, workers) -> None:
     """Bound the numbers a caller gives.  Raises KrakenError unless ``samples`` and
     ``exact_limit`` are None or whole numbers from 1 to :data:`MAX_SAMPLES` and ``workers``
-    None or a whole number >= 1."""
+    None or a whole number from 1 to :func:`~kraken_solver.batch.max_workers` (the message
+    of :func:`~kraken_solver.batch.check_workers`, the one bound of every pool)."""
     if samples is not None and (not is_int(samples) or not 1 <= samples <= MAX_SAMPLES):
         raise KrakenError(f"the number of samples must be a whole number from 1 to "
                           f"{MAX_SAMPLES:,} (or None: exact up to {EXACT_LIMIT:,} layouts)",
@@ -429,9 +430,8 @@ def check_counts(samples, exact_limit, workers) -> None:
                                     or not 1 <= exact_limit <= MAX_SAMPLES):
         raise KrakenError(f"exact_limit must be a whole number from 1 to {MAX_SAMPLES:,}",
                           token=repr(exact_limit))
-    if workers is not None and (not is_int(workers) or workers < 1):
-        raise KrakenError("the number of workers must be a whole number >= 1 (or None: one "
-                          "per core)", token=repr(workers))
+    from .batch import check_workers
+    check_workers(workers)
 
 
 def hint(deal, trump, first, *, rules=None, played=(), objective: str = "score", samples=None,

@@ -53,7 +53,9 @@ class PlayerViewReview:
     ``means``: card -> the mean score of each legal card over the player's layouts;
     ``best``: the card(s) of the best mean for the player; ``cost``: the player's-view cost of
     the played card (>= 0) and ``cost_se`` its standard error (0 when exact); ``exact``,
-    ``layouts``: how the hint was made (``layouts`` 0 for a forced card: no hint needed);
+    ``layouts``: how the hint was made.  A forced card (the only legal one) needs no hint:
+    it is trivially the best (``best`` is the card), its cost 0 is exact (``exact`` True)
+    with no layout solved (``layouts`` 0), and it has no mean (``means`` empty);
     ``mistake``: a mistake from the player's view (module docstring); ``excused``: wrong
     double dummy but no mistake from the player's view."""
 
@@ -66,6 +68,10 @@ class PlayerViewReview:
     layouts: int = 0
     seconds: float = 0.0
     nodes: int = 0
+
+    def __post_init__(self):
+        if self.forced and not self.best:
+            self.best = [self.dd.card]
 
     @property
     def forced(self) -> bool:
@@ -348,7 +354,7 @@ CSV_FIELDS = ("view_mean", "view_best_cards", "view_best_mean", "view_cost", "vi
 
 
 def _best_mean(r: PlayerViewReview):
-    return r.means[r.best[0]] if r.best else None
+    return r.means.get(r.best[0]) if r.best else None
 
 
 def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
@@ -372,7 +378,9 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
             "over the",
             "layouts its player could not tell apart, the best card(s) and their mean, and "
             "the card's",
-            "player's-view cost (+- standard error; exact: every layout solved).",
+            "player's-view cost (+- standard error; exact: every layout solved; forced: "
+            "the only",
+            "legal card, the best with no layout to solve).",
             "? = mistake from the player's view, ~ = wrong double dummy but best from what "
             "the player",
             "saw, ! = turned made/nat.",
@@ -389,8 +397,8 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
             line = (f"    {d.number:>3}  {d.seat}  {card_text(d.card, ascii):<4}"
                     f"  {d.value_before:+5d} -> {d.value_after:<+5d}  "
                     + (f"{d.cost:>4}" if d.cost else "    "))
-            if r.forced:
-                line += "    forced"
+            if r.forced:        # no mean: the only legal card, best with no layout
+                line += f"   {'':>8}  {card_text(d.card, ascii):<9} {'':>7}  forced"
             else:
                 best = " ".join(card_text(c, ascii) for c in r.best)
                 if not r.cost:
@@ -441,7 +449,7 @@ def player_view_dict(reviews) -> dict:
 def player_view_csv_cells(r: PlayerViewReview) -> list:
     """The :data:`CSV_FIELDS` cells of one played card."""
     # booleans True/False, as the review's own columns and kraken-batch write them
-    if r.forced:            # one legal card: no hint (and no cost)
-        return ["", r.dd.card, "", 0.0, 0.0, "", 0, "False", "False"]
+    if r.forced:            # one legal card: the best, exact, no layout and no mean
+        return ["", r.dd.card, "", 0.0, 0.0, "True", 0, "False", "False"]
     return [r.means[r.dd.card], " ".join(r.best), _best_mean(r), r.cost, r.cost_se,
             str(bool(r.exact)), r.layouts, str(bool(r.mistake)), str(bool(r.excused))]

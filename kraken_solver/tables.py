@@ -29,7 +29,8 @@ class TableCell:
     - ``score``: rule 23; ``points``: rule 24 (a second solve: both teams playing for
       points); ``made``: ``score > 0``; ``pit``: the principal variation by score, ``pv``
       (card texts from the first lead), wins every trick.
-    - ``best``: the highest score of the first player's four trumps (ties: all marked).
+    - ``best``: the highest score (or points, by the table's ``best_by``) of the first
+      player's four trumps (ties: all marked).
     - ``nodes``, ``seconds``: the work of the cell's solves.
     """
 
@@ -79,21 +80,33 @@ def solve_cell(deal, trump, first, *, rules=None, searcher: Searcher | None = No
                      seconds=time.perf_counter() - t0)
 
 
-def _mark_best(cells) -> None:
-    top = max(c.score for c in cells)
+BEST_BY = ("score", "points")
+
+
+def check_best_by(best_by: str) -> str:
+    """``best_by`` itself when it is ``"score"`` or ``"points"``; else ValueError."""
+    if best_by not in BEST_BY:
+        raise ValueError(f"best_by must be 'score' or 'points' (got {best_by!r})")
+    return best_by
+
+
+def _mark_best(cells, best_by: str = "score") -> None:
+    top = max(getattr(c, best_by) for c in cells)
     for c in cells:
-        c.best = c.score == top
+        c.best = getattr(c, best_by) == top
 
 
-def trump_cells(deal, first, *, rules=None, searcher: Searcher | None = None
-                ) -> list[TableCell]:
-    """The four cells of one first player (trumps S H D C), the highest score marked
-    ``best``.  ``deal``: Deal or PBN text (1 to 8 cards a hand); ``first``: ``"N"``.. or
-    0..3; ``rules``: Rules, rules spec or dict.  Raises the errors of ``solve``."""
+def trump_cells(deal, first, *, rules=None, searcher: Searcher | None = None,
+                best_by: str = "score") -> list[TableCell]:
+    """The four cells of one first player (trumps S H D C), the highest score (``best_by``
+    ``"points"``: the most points) marked ``best``.  ``deal``: Deal or PBN text (1 to 8
+    cards a hand); ``first``: ``"N"``.. or 0..3; ``rules``: Rules, rules spec or dict.
+    Raises the errors of ``solve``; ValueError for another ``best_by``."""
+    best_by = check_best_by(best_by)
     deal, first, rules = as_deal(deal), as_seat(first), as_rules(rules)
     searcher = as_searcher(searcher)
     cells = [solve_cell(deal, t, first, rules=rules, searcher=searcher) for t in range(4)]
-    _mark_best(cells)
+    _mark_best(cells, best_by)
     return cells
 
 
@@ -102,14 +115,16 @@ class FullTable:
     """Every first player by every trump of a fresh deal (:func:`full_table`).
 
     ``cells``: 16 :class:`TableCell`, first player N E S W, each with trumps S H D C (index
-    ``4 * first + trump``); within each first player the highest score is ``best``.
-    ``nodes``, ``seconds``: the work of all the solves."""
+    ``4 * first + trump``); within each first player the highest value by ``best_by``
+    (``"score"`` or ``"points"``) is ``best``.  ``nodes``, ``seconds``: the work of all
+    the solves."""
 
     deal: object
     rules: object
     cells: list
     nodes: int = 0
     seconds: float = 0.0
+    best_by: str = "score"
 
     def cell(self, first, trump) -> TableCell:
         """The cell of ``first`` (``"N"``.. or 0..3) and ``trump`` (``"S"``.. or 0..3)."""
@@ -117,30 +132,34 @@ class FullTable:
         return self.cells[4 * as_seat(first) + as_suit(trump)]
 
     def best_trumps(self, first) -> list[int]:
-        """The trumps (0..3) of the highest score for ``first``."""
+        """The trumps (0..3) of the highest value (by ``best_by``) for ``first``."""
         f = as_seat(first)
         return [c.trump for c in self.cells[4 * f:4 * f + 4] if c.best]
 
     def to_dict(self) -> dict:
         return {"deal": str(self.deal), "rules": self.rules.name,
                 "rules_options": self.rules.to_dict(),
+                "best_by": self.best_by,
                 "cells": [c.to_dict() for c in self.cells], "nodes": self.nodes,
                 "seconds": round(self.seconds, 6)}
 
 
-def full_table(deal, *, rules=None, searcher: Searcher | None = None) -> FullTable:
+def full_table(deal, *, rules=None, searcher: Searcher | None = None,
+               best_by: str = "score") -> FullTable:
     """The double-dummy table of a fresh deal: for each first player N E S W and each trump
     S H D C the score (rule 23) and points (rule 24) from the first player's team's side,
-    made/nat/pit, and the best trump of each first player (by score).  ``deal``: Deal or PBN
-    text (1 to 8 cards a hand); ``rules``: Rules, rules spec or dict.  Hand roem (rules
-    12-17) is declared from the deal whoever is first; which team it counts for follows the
-    first player.  Raises DealError, RulesError (ValueError) for bad input."""
+    made/nat/pit, and the best trump of each first player (by score, or by points with
+    ``best_by="points"``; ties all marked).  ``deal``: Deal or PBN text (1 to 8 cards a
+    hand); ``rules``: Rules, rules spec or dict.  Hand roem (rules 12-17) is declared from
+    the deal whoever is first; which team it counts for follows the first player.  Raises
+    DealError, RulesError (ValueError) for bad input, ValueError for another ``best_by``."""
+    best_by = check_best_by(best_by)
     deal, rules = as_deal(deal), as_rules(rules)
     searcher = as_searcher(searcher)
     t0 = time.perf_counter()
     n0 = searcher.nodes
     cells = []
     for f in range(4):
-        cells += trump_cells(deal, f, rules=rules, searcher=searcher)
+        cells += trump_cells(deal, f, rules=rules, searcher=searcher, best_by=best_by)
     return FullTable(deal=deal, rules=rules, cells=cells, nodes=searcher.nodes - n0,
-                     seconds=time.perf_counter() - t0)
+                     seconds=time.perf_counter() - t0, best_by=best_by)

@@ -24,8 +24,9 @@ position's), ``/api/hint/progress?job=NAME`` (layouts solved of how many), POST
 ``/api/hint/cancel`` (``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file
 text -> its deals).  Bad input gets status 400 and ``{"error": "...", "field": "..."}`` with
 the message the command-line tools print, and so does a query word the endpoint does not read
-(:data:`ENDPOINT_WORDS`: a misspelt word is never ignored); a hint that was cancelled or
-replaced by a later request of the same page gets 409 with ``"cancelled": true``.
+(:data:`ENDPOINT_WORDS`: a misspelt word is never ignored) or one given twice; a hint that
+was cancelled or replaced by a later request of the same page gets 409 with ``"cancelled":
+true``.
 
 One :class:`BoardSolver` a server process owns the :class:`~kraken_solver.solver.Searcher`
 (its transposition table is reused while the user explores a deal) behind a lock: a Searcher
@@ -167,12 +168,18 @@ ENDPOINT_WORDS = {
 def check_words(params, path: str) -> None:
     """Raises KrakenError naming the first query word of ``params`` that endpoint ``path``
     does not read (:data:`ENDPOINT_WORDS`), and listing those it reads: ``query: unknown word;
-    /api/values reads deal, trump, ... (got 'played')``."""
+    /api/values reads deal, trump, ... (got 'played')``; or, located in the word, one given
+    more than once (``params`` a MultiDict): ``trump: given 2 times; give each query word
+    once (got 'trump=H&trump=S')``, where one of the values would have been read unseen."""
     allowed = ENDPOINT_WORDS[path]
     for name in params:
         if name not in allowed:
             reads = f"reads {', '.join(allowed)}" if allowed else "reads no query word"
             raise KrakenError(f"unknown word; {path} {reads}", source="query", token=name)
+        values = params.getlist(name) if hasattr(params, "getlist") else [params[name]]
+        if len(values) > 1:
+            raise KrakenError(f"given {len(values)} times; give each query word once",
+                              source=name, token="&".join(f"{name}={v}" for v in values))
 
 
 def _field_error(err: KrakenError, name: str) -> KrakenError:

@@ -617,3 +617,27 @@ def test_count_says_what_it_counts_in_the_right_number(tmp_path):
     assert res.exit_code == 0, res.output
     assert "Played so far (1 card):" in res.stdout
     assert "1 cards" not in res.stdout
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse", "hint"])
+def test_standard_input_given_twice_is_refused(tmp_path, command):
+    """``kraken-hint - -`` read the deals once and then said 'no deal in this file' of the
+    second '-' (kraken-solve and kraken-analyse the same): a usage error before any work,
+    naming where '-' was given; '-' once still reads standard input."""
+    import importlib
+    cli = importlib.import_module(f"kraken_solver.cli.{command}")
+    text = pathlib.Path("datasets/played_deal.txt").read_text()
+    other = write(tmp_path, text)
+    for files, times, where in [(["-", "-"], "twice", "FILE 1 and 2"),
+                                (["-", other, "-", "-"], "3 times", "FILE 1, 3 and 4")]:
+        r = CliRunner().invoke(cli.main, [str(f) for f in files], input=text)
+        assert r.exit_code == 2 and r.stdout == "", r.output
+        assert (f"standard input given {times} ('-' is {where}): it is read once, to its end; "
+                "give '-' once") in r.stderr
+        assert "no deal" not in r.stderr
+    args = ["-", "--json"]
+    if command == "hint":
+        text = pathlib.Path("datasets/hint_lead.txt").read_text()
+    r = CliRunner().invoke(cli.main, args, input=text)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout.splitlines()[0])["source"] == "<stdin>"

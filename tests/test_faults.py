@@ -325,6 +325,30 @@ def test_workers_are_bounded_in_the_batch(tmp_path):
     assert f"from 1 to {max_workers()} here" in res.stderr and os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("workers", [0, -1, 9999])
+def test_every_command_bounds_workers_with_one_message(tmp_path, workers):
+    """--workers 0 said '>= 1 (or None: one per core)' (kraken-hint, kraken-analyse) or
+    click's 'not in the range x>=1' (kraken-batch, kraken-advise, kraken-bench) where 9999
+    said 'from 1 to N here': every count out of range gets that one message, before work."""
+    from kraken_solver.cli import advise, analyse, bench, hint
+    from kraken_solver.hint import hint as hint_fn
+    message = (f"the number of workers is a whole number from 1 to {max_workers()} here "
+               f"(4 per core; one per core is the default) (got '{workers}')")
+    runs = [(batch_main, "kraken-batch", ["--deals", 2, "--out", tmp_path / "o.csv"]),
+            (hint.main, "kraken-hint", ["datasets/hint_lead.txt"]),
+            (analyse.main, "kraken-analyse", ["datasets/played_deal.txt", "--view", "player"]),
+            (advise.main, "kraken-advise", ["AJ9.K7.T8.A", "--samples", 1]),
+            (bench.main, "kraken-bench", ["--hint", "lead"])]
+    for main, prog, args in runs:
+        res = CliRunner().invoke(main, [str(a) for a in args + ["--workers", workers]])
+        one_line_error(res, prog)
+        assert res.stderr == f"{prog}: error: {message}\n" and res.stdout == ""
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(KrakenError) as err:
+        hint_fn("N:A... K... Q... J...", "S", "N", workers=workers)
+    assert str(err.value) == message
+
+
 @pytest.mark.parametrize("damage", ["bytes changed", "copied over another", "renamed",
                                     "garbage row", "not UTF-8", "cut short", "extra row",
                                     "two of one chunk", "old name"])

@@ -206,6 +206,13 @@ def test_bad_options(tmp_path):
         assert r.exit_code == 1 and what in r.stderr and r.stderr.count("\n") == 1, r.stderr
     assert run(f, "--json", "--csv").exit_code == 2
     assert run(f, "--workers", 2, "--scheduler", "local:1").exit_code == 2
+    # --no-points is of --objective score: with points it printed the mean score all the same
+    r = run(f, "--objective", "points", "--no-points")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "--no-points applies only with --objective score" in r.stderr
+    r = run(f, "--no-points", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["objective"] == "score"
 
 
 def test_deal_files_with_hidden_hands_and_declared():

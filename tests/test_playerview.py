@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -42,6 +43,7 @@ def test_each_hint_equals_a_brute_force_at_that_moment():
     for i, r in enumerate(rv):
         if r.forced:
             assert r.cost == 0 and r.layouts == 0 and not r.mistake
+            assert r.best == [r.dd.card] and r.exact and r.means == {}
             continue
         n, sums = brute_hint(HAND_DEAL, "C", "N", {}, PLAY[:i])
         assert r.exact and r.layouts == n
@@ -159,6 +161,40 @@ def test_cli_json_and_csv(tmp_path):
     assert row1["view_excused"] == "True" and row1["view_best_cards"] == "SA"
 
 
+def test_forced_cards_agree_in_text_json_and_csv():
+    """A forced card (the only legal one) was 'best': [], 'exact': true in the JSON but
+    view_best_cards=S9 and an empty view_exact in the CSV.  It is trivially the best, exact
+    with no layout solved and no mean, in all three."""
+    f = "datasets/played_deal.txt"
+    docs = run(f, "--view", "player", "--json", "--samples", 20, "--workers", 1)
+    assert docs.exit_code == 0, docs.output
+    d = json.loads(docs.stdout)
+    table = run(f, "--view", "player", "--csv", "--samples", 20, "--workers", 1)
+    assert table.exit_code == 0, table.output
+    rows = [dict(zip(r[0], x)) for r in [list(csv.reader(io.StringIO(table.stdout)))]
+            for x in r[1:]]
+    text = run(f, "--view", "player", "--ascii", "--samples", 20, "--workers", 1)
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    forced = 0
+    for dd, view, row in zip(d["cards"], d["player_view"]["cards"], rows):
+        assert row["card"] == dd["card"]
+        assert row["view_best_cards"] == " ".join(view["best"])
+        assert row["view_exact"] == str(view["exact"])
+        assert int(row["view_layouts"]) == view["layouts"]
+        assert row["view_mean"] == ("" if view["mean"] is None else str(view["mean"]))
+        if view["forced"]:
+            forced += 1
+            assert view["best"] == [dd["card"]] and view["exact"] and view["layouts"] == 0
+            assert view["mean"] is None and view["means"] == {} and view["cost"] == 0
+            line = next(x for x in lines if re.match(rf"\s+{dd['number']}\s+{dd['seat']}"
+                                                      rf"\s+{dd['card']}\s", x))
+            assert re.search(rf"\s{dd['card']}\s+forced$", line), line
+        else:
+            assert view["layouts"] > 0 and view["mean"] is not None
+    assert forced >= 4
+
+
 def test_cli_plot(tmp_path):
     f = tmp_path / "deal.txt"
     f.write_text(HAND_FILE)
@@ -178,6 +214,20 @@ def test_cli_bad_numbers(tmp_path, args, what):
     r = run(f, "--view", "player", *args)
     assert r.exit_code == 1 and r.stderr.startswith("kraken-analyse: error: ")
     assert what in r.stderr and r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--samples", 5, "--workers", 2, "--seed", 3],
+     "--samples, --seed, --workers apply only with --view player"),
+    (["--seed", 3], "--seed applies only with --view player"),
+    (["--view", "double-dummy", "--samples", 100], "--samples applies only with --view player"),
+    (["--scheduler", "local:1"], "--scheduler applies only with --view player")])
+def test_player_view_options_without_it_are_refused(args, named):
+    """--samples, --seed, --workers and --scheduler were ignored without a word (exit 0) in
+    the double-dummy review: a usage error (2) naming them and --view player, before work."""
+    r = run("datasets/played_deal.txt", *args)
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert f"Error: {named} (the double-dummy review draws no layouts)" in r.stderr
 
 
 def _mistake_everywhere(dd):

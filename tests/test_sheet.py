@@ -234,6 +234,27 @@ def test_full_table_cells_equal_solve(seed, k, rules):
     assert d["rules"] == table.rules.name and len(d["cells"]) == 16
 
 
+@pytest.mark.parametrize("seed, k", [(1, 3), (5, 2)])
+def test_full_table_best_by_points(seed, k):
+    """best_by="points" marks each first player's trumps of the most points (ties all), the
+    cells' values the same as by score; another best_by is a ValueError."""
+    deal = random_deal(np.random.default_rng(seed), k)
+    by_score, by_points = full_table(deal), full_table(deal, best_by="points")
+    assert (by_score.best_by, by_points.best_by) == ("score", "points")
+    assert by_points.to_dict()["best_by"] == "points"
+    for f in range(4):
+        row = by_points.cells[4 * f:4 * f + 4]
+        top = max(c.points for c in row)
+        assert [c.best for c in row] == [c.points == top for c in row]
+        assert by_points.best_trumps(f) == [c.trump for c in row if c.points == top]
+        assert [c.best for c in trump_cells(deal, f, best_by="points")] == [
+            c.best for c in row]
+    assert [(c.score, c.points, c.pv) for c in by_points.cells] == [
+        (c.score, c.points, c.pv) for c in by_score.cells]
+    with pytest.raises(ValueError, match="best_by"):
+        full_table(deal, best_by="tricks")
+
+
 def test_full_table_of_a_full_deal():
     deal = Deal.from_pbn(FULL_DEALS[0])
     table = full_table(deal)

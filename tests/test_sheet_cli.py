@@ -299,6 +299,53 @@ def test_table_text_json_csv_equal_solve(tmp_path):
                 c.score, c.result, c.points, c.best)
 
 
+def test_table_best_by_points_marks_by_points(tmp_path):
+    """--table --best-by points marks each first player's trumps of the most points, and
+    says so in the text, the JSON and the CSV; the deal's marks by score differ in 4 cells."""
+    deal = Deal.from_pbn("N:9.T..8 J.9.Q. ..A7.Q K..9.9")
+    p = tmp_path / "t.txt"
+    p.write_text(f'[Deal "{deal.pbn(0)}"]\n')
+    by_score = full_table(deal)
+    expected = []
+    for f in range(4):
+        row = by_score.cells[4 * f:4 * f + 4]
+        top = max(c.points for c in row)
+        expected += [c.points == top for c in row]
+    assert sum(e != c.best for e, c in zip(expected, by_score.cells)) == 4
+    res = solve_run(p, "--table", "--best-by", "points", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["best_by"] == "points"
+    assert [c["best"] for c in doc["cells"]] == expected
+    assert json.loads(solve_run(p, "--table", "--json").stdout)["best_by"] == "score"
+    res = solve_run(p, "--table", "--best-by", "points", "--csv")
+    rows = [dict(zip(TABLE_CSV_FIELDS, r)) for r in csv.reader(io.StringIO(res.stdout))][1:]
+    assert [r["best"] for r in rows] == [str(e) for e in expected]
+    assert {r["best_by"] for r in rows} == {"points"}
+    res = solve_run(p, "--table", "--best-by", "points", "--ascii")
+    assert "* = that first player's best trump (by points)." in res.stdout
+    stars = []
+    for f in range(4):
+        line = next(x for x in res.stdout.splitlines() if x.startswith(f"  {SEATS[f]} "))
+        stars += [bool(m) for m in re.findall(r"[+-]\d+ (?:made|nat |pit )\s+\d+( \*)?",
+                                              line)]
+    assert stars == expected
+    assert "(by score)." in solve_run(p, "--table", "--ascii").stdout
+
+
+@pytest.mark.parametrize("value", ["points", "score"])
+def test_table_refuses_objective(tmp_path, value):
+    """--objective names what card values and the principal variation are by; --table
+    shows neither, so it is refused (usage error) before any work, naming both options."""
+    p = tmp_path / "t.txt"
+    p.write_text('[Deal "N:A... K... Q... J..."]\n')
+    res = solve_run(p, "--table", "--objective", value)
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "--table" in res.stderr and "--objective does not apply" in res.stderr
+    assert "--best-by points" in res.stderr
+    assert solve_run(p, "--objective", value).exit_code == 0
+
+
 def test_table_refuses_a_position_and_a_trump(tmp_path):
     p = tmp_path / "p.txt"
     p.write_text('[Deal "N:A... K... Q... J..."]\n[Trump "S"]\n[Play "N"]\nSA\n')

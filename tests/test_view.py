@@ -273,6 +273,31 @@ def test_unknown_query_words_are_refused(client):
     assert body is not None and "unknown word" not in json.dumps(body)
 
 
+def test_query_words_given_twice_are_refused(client):
+    """``trump=H&trump=S`` was read as trump H without a word: every word an endpoint reads,
+    given twice, is 400 naming it (its field), before the position is read."""
+    status, body = _get(client, "/api/values", deal=DEAL, trump=["H", "S"])
+    assert status == 400 and body == {
+        "error": "trump: given 2 times; give each query word once (got 'trump=H&trump=S')",
+        "field": "trump"}
+    good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
+            "play": "SA", "objective": "points", "samples": "5", "job": "j1", "client": "c1"}
+    for path, words in viewer.ENDPOINT_WORDS.items():
+        for word in words:
+            query = [(w, good[w]) for w in words] + [(word, good[word])]
+            r = client.get(path, query_string=query)
+            body = r.get_json()
+            assert r.status_code == 400, (path, word, body)
+            assert body["error"].startswith(f"{word}: given 2 times; give each query word "
+                                            "once") and body["field"] == word, (path, body)
+    status, body = _get(client, "/api/state", deal=DEAL, trump="H", play=["SA", "SA", "SK"])
+    assert status == 400 and body["error"].startswith("play: given 3 times")
+    # a word given twice among unknown words: the unknown word is named first
+    status, body = _get(client, "/api/values", played="SA", trump=["H", "S"])
+    assert status == 400 and body["error"].endswith("(got 'played')")
+    assert _get(client, "/api/values", deal=DEAL, trump="H")[0] == 200
+
+
 def test_parse_gives_the_cli_messages(client):
     bad = "N:AKQJ.T98.7.A KQ.J98.T7.KQ 9.KQJ.AQ.JT9 T87.A7.KJ98.7 trump=H"
     r = client.post("/api/parse", json={"text": bad})
