@@ -63,6 +63,21 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
          quiet, hint_mode, samples, workers):
     """Time the exact solver on a fixed suite of deals, all four trumps each (or, with --hint,
     the player's-view hints)."""
+    ctx = click.get_current_context()
+    typed = [name for name in ("samples", "workers", "tt_bits", "objective")
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+
+    def options(names):
+        return " and ".join("--" + n.replace("_", "-") for n in typed if n in names)
+    hint_only = options(("samples", "workers"))
+    if hint_mode is None and hint_only:
+        verb = "apply" if " and " in hint_only else "applies"
+        raise click.UsageError(f"{hint_only} {verb} only with --hint lead, exact3 or review")
+    not_with_hint = options(("tt_bits", "objective"))
+    if hint_mode is not None and not_with_hint:
+        verb = "do" if " and " in not_with_hint else "does"
+        raise click.UsageError(f"{not_with_hint} {verb} not apply with --hint (the hints time "
+                               "the score with the solver's own table)")
     if hint_mode is not None:
         _hint_bench(suite, rules_name, no_roem, limit, hint_mode, samples, workers, json_path,
                     quiet or not sys.stderr.isatty(), check_path, repeat)

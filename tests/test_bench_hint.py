@@ -47,3 +47,17 @@ def test_cli(tmp_path):
     assert json.loads(out.read_text())["exact"] == 3
     r = CliRunner().invoke(main, ["--hint", "lead", "--check", str(out)])
     assert r.exit_code == 1 and "not with --hint" in r.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--samples", "5"], "--samples applies only with --hint lead, exact3 or review"),
+    (["--workers", "1", "--samples", "3"],
+     "--samples and --workers apply only with --hint lead, exact3 or review"),
+    (["--hint", "lead", "--tt-bits", "10"], "--tt-bits does not apply with --hint"),
+    (["--hint", "exact3", "--objective", "points", "--tt-bits", "12"],
+     "--tt-bits and --objective do not apply with --hint"),
+])
+def test_options_of_the_other_mode_are_refused(args, says):
+    """kraken-bench --samples 5 without --hint timed the solver as if it were not there."""
+    r = CliRunner().invoke(main, ["--suite", "random-1-seed1", *args])
+    assert r.exit_code == 2 and says in r.output, r.output
