@@ -220,52 +220,46 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")
     ascii_ = ascii_ or not _symbols_ok(sys.stdout)
-    try:
-        check_counts(samples, None, workers)
-        if seed < 0:
-            raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
-        rules = None
-        if rules_spec is not None:
-            from kraken_solver.rules import as_rules
-            rules = as_rules(rules_spec)
-        specs = []
-        for f in files:
-            specs += parse_deal_file(f, trump=trump, rules=rules, hidden=True)
-        observations = [observation_of(spec) for spec in specs]
-        writer = None
-        if as_csv:
-            writer = csv.writer(sys.stdout, lineterminator="\n")
-            writer.writerow(CSV_FIELDS)
-        t0 = time.perf_counter()
-        with contextlib.ExitStack() as stack:
-            pool_box = [None]           # the pool, opened by the first deal that needs it
-            for i, (spec, obs) in enumerate(zip(specs, observations), start=1):
-                h = _hint_one(spec, obs, stack, pool_box, samples=samples, seed=seed,
-                              objective=objective, both=not no_points, workers=workers,
-                              scheduler=scheduler, quiet=quiet, index=i, deals=len(specs))
-                if as_json:
-                    click.echo(json.dumps(hint_dict(h, spec, i), ensure_ascii=False))
-                elif as_csv:
-                    writer.writerows(hint_csv_rows(h, spec, i))
-                    sys.stdout.flush()
-                else:
-                    if i > 1:
-                        click.echo("")
-                    click.echo(f"=== Deal {i}: {spec.where} ===")
-                    click.echo(format_hint(h, obs, ascii=ascii_))
-                if not quiet:
-                    click.echo(f"{PROG}: deal {i} ({spec.where}): "
-                               f"{count(h.layouts, 'layout')} in {h.seconds:.2f} s, "
-                               f"{h.nodes:,} nodes, {count(h.workers, 'worker')}", err=True)
-        if not quiet and len(specs) > 1:
-            click.echo(f"{PROG}: {len(specs)} deals in {time.perf_counter() - t0:.2f} s",
-                       err=True)
-    except KrakenError as err:
-        click.echo(f"{PROG}: error: {err}", err=True)
-        ctx.exit(1)
-    except KeyboardInterrupt:
-        click.echo(f"\n{PROG}: interrupted", err=True)
-        ctx.exit(130)
+    # a KrakenError or Ctrl-C from here on: guard_output's one line, exit 1 or 130
+    check_counts(samples, None, workers)
+    if seed < 0:
+        raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
+    rules = None
+    if rules_spec is not None:
+        from kraken_solver.rules import as_rules
+        rules = as_rules(rules_spec)
+    specs = []
+    for f in files:
+        specs += parse_deal_file(f, trump=trump, rules=rules, hidden=True)
+    observations = [observation_of(spec) for spec in specs]
+    writer = None
+    if as_csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(CSV_FIELDS)
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        pool_box = [None]           # the pool, opened by the first deal that needs it
+        for i, (spec, obs) in enumerate(zip(specs, observations), start=1):
+            h = _hint_one(spec, obs, stack, pool_box, samples=samples, seed=seed,
+                          objective=objective, both=not no_points, workers=workers,
+                          scheduler=scheduler, quiet=quiet, index=i, deals=len(specs))
+            if as_json:
+                click.echo(json.dumps(hint_dict(h, spec, i), ensure_ascii=False))
+            elif as_csv:
+                writer.writerows(hint_csv_rows(h, spec, i))
+                sys.stdout.flush()
+            else:
+                if i > 1:
+                    click.echo("")
+                click.echo(f"=== Deal {i}: {spec.where} ===")
+                click.echo(format_hint(h, obs, ascii=ascii_))
+            if not quiet:
+                click.echo(f"{PROG}: deal {i} ({spec.where}): "
+                           f"{count(h.layouts, 'layout')} in {h.seconds:.2f} s, "
+                           f"{h.nodes:,} nodes, {count(h.workers, 'worker')}", err=True)
+    if not quiet and len(specs) > 1:
+        click.echo(f"{PROG}: {len(specs)} deals in {time.perf_counter() - t0:.2f} s",
+                   err=True)
 
 
 def _hint_one(spec, obs, stack, pool_box, *, samples, seed, objective, both, workers,
