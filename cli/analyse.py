@@ -35,7 +35,7 @@ from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
                                       deal_heading, review_head, review_result,
                                       review_sheet_and_turns, sheet_dict, sides_dict, suit_text,
-                                      team_name)
+                                      team_name, trick_won_line)
 
 PROG = "kraken-analyse"
 
@@ -151,15 +151,7 @@ def format_review(dr: DealReview, *, ascii: bool = False) -> str:
                 best = " ".join(card_text(c, ascii) for c in r.best_cards)
                 line += f"  cost {r.cost:>4} {_mark(r):<2}  best: {best}"
             out.append(line.rstrip())
-        if t <= len(dr.tricks):
-            tr = dr.tricks[t - 1]
-            team = team_name(tr.winner)
-            totals[team] += tr.points + tr.roem
-            roem = f" + {tr.roem} roem" if tr.roem else ""
-            out.append(f"    won by {SEATS[tr.winner]} ({team}): {tr.points} points{roem};"
-                       f"  {d_team} {totals[d_team]}, {o_team} {totals[o_team]}")
-        else:
-            out.append("    (trick in progress)")
+        out.append(trick_won_line(dr, t, totals))
     out.append("")
     out.append(review_result(dr))
     out += review_sheet_and_turns(dr, ascii=ascii)

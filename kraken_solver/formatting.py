@@ -448,6 +448,23 @@ def review_result(dr) -> str:
             f"{_signed(sm.value_end)} ({result}); at the start {start}")
 
 
+def trick_won_line(dr, t: int, totals: dict | None = None) -> str:
+    """A review's line after trick ``t`` (1-based) of ``dr``'s play: ``won by N (N-S): 20
+    points + 20 roem`` (with ``totals``, team name -> the points and roem it has so far, that
+    team's running totals are added, playing team first), or ``(trick in progress)``."""
+    if t > len(dr.tricks):
+        return "    (trick in progress)"
+    tr = dr.tricks[t - 1]
+    team = team_name(tr.winner)
+    roem = f" + {tr.roem} roem" if tr.roem else ""
+    line = f"    won by {SEATS[tr.winner]} ({team}): {tr.points} points{roem}"
+    if totals is not None:
+        totals[team] += tr.points + tr.roem
+        d_team, o_team = team_name(dr.spec.first), team_name(dr.spec.first + 1)
+        line += f";  {d_team} {totals[d_team]}, {o_team} {totals[o_team]}"
+    return line
+
+
 def review_sheet_and_turns(dr, *, ascii: bool = False) -> list[str]:
     """The lines after the result line of a review, the same in every view: the score sheet
     of the play (with the principal variation to the end when the play stops early; rules

@@ -364,7 +364,7 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
     tell apart, the best card's, the player's-view cost and mark), each trick's winner, and the
     totals per player and team.  ``dr``: the double-dummy ``DealReview`` of the deal."""
     from .formatting import (card_text, review_head, review_result, review_sheet_and_turns,
-                             team_name)
+                             team_name, trick_won_line)
 
     spec = dr.spec
     first = spec.first
@@ -410,12 +410,7 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
                 line += (f"   {r.means[d.card]:+8.1f}  {best:<9} {_best_mean(r):+7.1f}  "
                          f"{cost}")
             out.append((line + f"  {r.mark}").rstrip())
-        if t <= len(dr.tricks):
-            tr = dr.tricks[t - 1]
-            out.append(f"    won by {SEATS[tr.winner]} ({team_name(tr.winner)}): {tr.points} "
-                       f"points" + (f" + {tr.roem} roem" if tr.roem else ""))
-        else:
-            out.append("    (trick in progress)")
+        out.append(trick_won_line(dr, t))
     out.append("")
     out.append(review_result(dr))
     out += review_sheet_and_turns(dr, ascii=ascii)
