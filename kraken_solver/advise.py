@@ -419,13 +419,23 @@ def format_advice(a: Advice, *, ascii: bool = False) -> str:
     lines.append("")
     lines.append("  trump   mean score      P(made)   mean points    P(pit)")
     for r in a.rows:
-        mark = "  best" if r.best and a.trump is None else ""
+        mark = ("" if not r.best or a.trump is not None else
+                "  best" if a.side == "playing team" else f"  {a.first}'s best")
         lines.append(f"  {sym(r.trump)}      {r.mean_score:+8.1f} {_pm(r.se_score, 5)}   "
                      f"{r.p_made:6.3f}   {r.mean_points:7.1f} {_pm(r.se_points, 4)}   "
                      f"{r.p_pit:6.3f}{mark}")
     lines.append("")
     if a.doubling is None:
-        line = f"Recommended trump: {sym(a.recommended)} (highest mean score)"
+        if a.side == "playing team":
+            line = f"Recommended trump: {sym(a.recommended)} (highest mean score)"
+        else:
+            # a defender does not choose: the advice is what the first player will likely
+            # choose, and which trump would suit the defenders
+            worst = min(a.rows, key=lambda r: r.mean_score)
+            lines.append(f"{a.seat} does not choose trump; the best for {a.seat}'s team would "
+                         f"be {sym(worst.trump)} (the lowest mean score for {team})")
+            line = (f"{a.first}'s best trump, as far as {a.seat}'s hand tells: "
+                    f"{sym(a.recommended)} (highest mean score for {team})")
         if a.runner_up is not None:
             if a.clear is None:
                 line += (f"; too few samples to tell it from {sym(a.runner_up)} (a standard "

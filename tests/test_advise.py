@@ -278,3 +278,24 @@ def test_a_hand_is_shown_as_kraken_hint_shows_it(tmp_path):
     mask = parse_hand("AKJT.J97.8.")
     assert hand_line(mask, ascii=True) == "S A K J T  H J 9 7  D 8  C -"
     assert hand_line(mask, 1, ascii=True) == "S A T K J  H J 9 7  D 8  C -"
+
+
+def test_a_defenders_trump_advice_says_whose_choice_it_is():
+    """Advice for E, a defender, marked N-S's best trump 'best' and 'Recommended trump': the
+    worst for E.  With every card known the lines name N's best (the trump table's highest
+    score) and E's team's best (its lowest)."""
+    deal = generate_deals(22, 0, 1)[0]
+    hand = hand_text(deal.hands[1])
+    r = run(hand, "--seat", "E", "--first", "N", "--samples", 2, "--workers", 1, "--ascii",
+            "--quiet", *known_args(deal, 1))
+    assert r.exit_code == 0, r.output
+    table = trump_table(deal, "N")
+    best = max(table, key=lambda t: (t.score, -t.trump))
+    worst = min(table, key=lambda t: t.score)
+    assert "Recommended trump" not in r.stdout and "  best" not in r.stdout
+    assert (f"E does not choose trump; the best for E's team would be {SUITS[worst.trump]} "
+            "(the lowest mean score for N-S)") in r.stdout
+    assert (f"N's best trump, as far as E's hand tells: {SUITS[best.trump]} (highest mean "
+            "score for N-S)") in r.stdout
+    row = next(x for x in r.stdout.splitlines() if x.endswith("N's best"))
+    assert row.split()[0] == SUITS[best.trump]
