@@ -76,6 +76,16 @@ def observation_of(spec: DealSpec):
         raise locate(e, spec) from None
 
 
+def two_figures(x: float) -> str:
+    """``x`` to two significant figures, with thousands separators (``203,637`` ->
+    ``200,000``; ``4,046,248,462`` -> ``4,000,000,000``): an estimate from a few hundred
+    draws is not known closer than a few percent."""
+    if x <= 0:
+        return "0"
+    digits = len(str(int(x))) - 2
+    return f"{round(x, -digits) if digits > 0 else round(x):,.0f}"
+
+
 def _signed(v: float) -> str:
     return f"{v:+.1f}"
 
@@ -121,10 +131,12 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
     else:
         counted = (f"{h.consistent:,} consistent" if h.consistent is not None else
                    f"{h.allowed_by_play:,} allowed by the play, about "
-                   f"{h.consistent_estimate:,.0f} of them giving the declared roem")
+                   f"{two_figures(h.consistent_estimate)} of them giving the declared "
+                   "roem")
         lines.append(f"Layouts: {counted};")
+        estimated = "; that count estimated from the draws" if h.consistent is None else ""
         lines.append(f"  {h.layouts:,} of them drawn at random (seed {h.seed}) and solved "
-                     "(sampled)")
+                     f"(sampled{estimated})")
     lines.append("Values: mean over the layouts of each card's double-dummy value, points, "
                  "the playing team's side;")
     lines.append(f"+- = standard error; loss = how much worse than the best card for {h.seat}.")

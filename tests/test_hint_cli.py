@@ -302,3 +302,18 @@ def test_more_samples_than_the_draws_allow_say_how_many_can_be_asked(monkeypatch
     # as many as it says can be drawn are
     assert run(os.path.join(DATASETS, "hint_lead.txt"), "--no-points", "--samples",
                most // 100, "--json").exit_code == 0
+
+
+def test_an_estimated_count_is_shown_to_two_figures():
+    """'about 4,046,248,462' by default and 'about 3,675,926,901' with --samples 200 (the
+    same cards, fewer draws): ten figures of an estimate from a few hundred draws."""
+    from kraken_solver.cli.hint import two_figures
+    assert [two_figures(x) for x in (0.0, 0.4, 7.2, 15.0, 999.0, 203_637.0,
+                                     4_046_248_462.0, 3_675_926_901.0)] == [
+        "0", "0", "7", "15", "1,000", "200,000", "4,000,000,000", "3,700,000,000"]
+    r = run(os.path.join(DATASETS, "hint_part_played.txt"), "--no-points", "--samples", 20)
+    assert r.exit_code == 0, r.stderr
+    import re
+    assert re.search(r"about [1-9]\d{2},000 of them giving the declared roem;", r.stdout), \
+        r.stdout
+    assert "(sampled; that count estimated from the draws)" in r.stdout
