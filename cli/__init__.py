@@ -153,7 +153,7 @@ def guard_output(prog: str, *, needs_stdout: bool = True):
         def wrapper(*args, **kwargs):
             from kraken_solver.errors import KrakenError
             if needs_stdout and stdout_closed():
-                fail(prog, "standard output is closed")
+                fail(prog, "cannot write the output: standard output is closed")
             try:
                 result = f(*args, **kwargs)
                 sys.stdout.flush()

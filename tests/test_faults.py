@@ -268,6 +268,13 @@ def test_results_to_a_closed_pipe_end_silently_and_to_a_full_disk_say_so():
         assert p.returncode == 1, (name, p.returncode, p.stderr)
         assert p.stderr.splitlines()[-1] == (f"{name}: error: cannot write the output: "
                                              "No space left on device"), (name, p.stderr)
+        # a stdout closed before the start: the same words (it said only 'standard output
+        # is closed', where README promises 'cannot write the output: ...')
+        p = subprocess.run([tool(name), *args], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, timeout=300, cwd=root,
+                           preexec_fn=lambda: os.close(1))
+        assert p.returncode == 1 and p.stderr == (f"{name}: error: cannot write the output: "
+                                                  "standard output is closed\n"), p.stderr
 
 
 @linux
