@@ -549,7 +549,10 @@ def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
                    "* = best:")
         for card, v in a.card_values.items():
             mark = "  *" if card in a.best_cards else ""
-            extra = f" {_made_word(v)}" if a.objective == "score" else ""
+            # a card that keeps the best value leads to the headline's made, nat or pit
+            # (the pit is the principal variation's; a made value alone cannot tell it)
+            word = a.result if v == a.score else _made_word(v)
+            extra = f" {word}" if a.objective == "score" else ""
             shown = _signed(v) if a.objective == "score" else str(v)
             out.append(f"  {card_text(card, ascii):<4} {shown:>6}{extra}{mark}")
         out.append("")

@@ -641,3 +641,21 @@ def test_standard_input_given_twice_is_refused(tmp_path, command):
     r = CliRunner().invoke(cli.main, args, input=text)
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout.splitlines()[0])["source"] == "<stdin>"
+
+
+def test_a_card_that_keeps_a_pit_says_pit(tmp_path):
+    """Score: +352 (pit) above '♥Q +352 made *': the card list said made for the best card
+    of a pit.  The best cards take the headline's word, the others made or nat by value."""
+    f = tmp_path / "pit.txt"
+    f.write_text("N:K8.K.QJ8.QJ JT7.AQ8.9.A Q9.T7.AT7.9 A.J9.K.KT87 trump=H first=E\n")
+    r = CliRunner().invoke(main, [str(f), "--ascii"])
+    assert r.exit_code == 0, r.output
+    assert "Score: +352 (pit)" in r.stdout
+    cards = r.stdout.split("* = best:\n")[1].split("\n\n")[0].splitlines()
+    assert len(cards) == 8
+    for line in cards:
+        card, value, word, *mark = line.split()
+        if mark == ["*"]:
+            assert (value, word) == ("+352", "pit"), line
+        else:
+            assert int(value) < 352 and word == ("made" if int(value) > 0 else "nat"), line
