@@ -424,7 +424,7 @@ def check_counts(samples, exact_limit, workers) -> None:
     of :func:`~kraken_solver.batch.check_workers`, the one bound of every pool)."""
     if samples is not None and (not is_int(samples) or not 1 <= samples <= MAX_SAMPLES):
         raise KrakenError(f"the number of samples must be a whole number from 1 to "
-                          f"{MAX_SAMPLES:,} (or None: exact up to {EXACT_LIMIT:,} layouts)",
+                          f"{MAX_SAMPLES:,} (or not given: exact up to {EXACT_LIMIT:,} layouts)",
                           token=repr(samples))
     if exact_limit is not None and (not is_int(exact_limit)
                                     or not 1 <= exact_limit <= MAX_SAMPLES):
