@@ -474,9 +474,12 @@ def review_sheet_and_turns(dr, *, ascii: bool = False) -> list[str]:
     if dr.final_score is not None:
         title = "the play"
     else:
-        title = (f"the play ({count(len(dr.reviews), 'card')}) and best play to the end (a "
-                 "principal variation by score: "
-                 f"{' '.join(card_text(c, ascii) for c in dr.continuation)})")
+        import textwrap
+        title = f"the play ({count(len(dr.reviews), 'card')}) and best play to the end"
+        out += [""] + textwrap.wrap(
+            "Best play to the end (a principal variation by score): "
+            + " ".join(card_text(c, ascii) for c in dr.continuation), width=92,
+            subsequent_indent="  ")
     if dr.sheet is not None:
         out += ["", format_sheet(dr.sheet, title=title, ascii=ascii)]
     out.append("")

@@ -627,3 +627,17 @@ def test_cli_counts_one_card_in_the_singular(tmp_path):
     assert "cards" not in res.stdout.split("best play to the end")[0]
     assert re.search(r"deal 1 \(.*\): 1 card in \d+\.\d{3} s, [\d,]+ nodes", res.stderr), \
         res.stderr
+
+
+def test_the_continuation_of_a_part_played_review_is_wrapped_above_its_sheet():
+    """The sheet's heading held the whole principal variation to the end: one line of about
+    230 characters on datasets/part_played.txt."""
+    res = CliRunner().invoke(main, [str(DATASETS / "part_played.txt")])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("Best play to the end (a "
+                                                              "principal variation by score): "))
+    block = lines[at:lines.index("", at)]
+    assert len(block) >= 2 and all(len(x) <= 92 for x in block)
+    assert "Score sheet of the play (10 cards) and best play to the end (rules 18-20):" in lines
+    assert max(len(x) for x in lines) <= 110
