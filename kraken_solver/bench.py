@@ -452,8 +452,9 @@ def format_hint_report(r: dict) -> str:
         f"max {r['max_nodes']};  layouts solved: mean {r['mean_layouts']:.0f}; exact "
         f"{r['exact']} of {r['deals']}",
         f"  Numba load/compile (apart): {r['compile_or_load_s']:.2f} s;  peak memory "
-        f"{r['peak_memory_mb']:.0f} MB (this process), {r['peak_worker_mb']:.0f} MB (largest "
-        "worker)",
+        f"{r['peak_memory_mb']:.0f} MB (this process), "
+        + (f"{r['peak_worker_mb']:.0f} MB (largest worker)" if r["peak_worker_mb"] > 0 else
+           "no worker ran (every hint small enough for this process)"),
         "  load average at the end: " + (", ".join(f"{x:.2f}" for x in r["load_average"])
                                            if r.get("load_average") else "unknown"),
         f"  values checksum {r['checksum']}",

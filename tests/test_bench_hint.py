@@ -61,3 +61,13 @@ def test_options_of_the_other_mode_are_refused(args, says):
     """kraken-bench --samples 5 without --hint timed the solver as if it were not there."""
     r = CliRunner().invoke(main, ["--suite", "random-1-seed1", *args])
     assert r.exit_code == 2 and says in r.output, r.output
+
+
+def test_hints_solved_in_this_process_report_no_worker_memory():
+    """'0 MB (largest worker)' when every hint was small enough to be solved without the
+    pool (10 layouts): no worker ran, and the report says so."""
+    r = CliRunner().invoke(main, ["--suite", "random-1-seed1", "--hint", "lead", "--samples",
+                                  "10", "--workers", "2", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "no worker ran (every hint small enough for this process)" in r.stdout
+    assert "0 MB (largest worker)" not in r.stdout
