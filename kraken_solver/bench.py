@@ -358,9 +358,11 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
     so a time includes starting the pool and choosing the layouts; the kernels are loaded
     (or compiled) once before, timed apart.  Reported: median, p95 and max ms an item, mean
     and median nodes, the layouts solved, and the peak memory of this process and of the
-    largest worker.  Raises KrakenError for an unknown mode or a bad count."""
+    largest worker (``peak_worker_mb`` None when every hint was small enough to be solved in
+    this process, so that no worker ran).  Raises KrakenError for an unknown mode or a bad
+    count."""
     from .batch import warm_kernels
-    from .hint import hint
+    from .hint import SMALL_JOB, hint
     from .layouts import PartialDeal
     from .playerview import review_player_view
 
@@ -382,6 +384,7 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
     warm_kernels()
     compile_s = time.perf_counter() - t0
     ms, nodes, layouts, exact, checks = [], [], [], [], []
+    pooled = False              # whether a hint ran on the worker pool
     for i, deal in enumerate(deals):
         trump, first = i % 4, 0
         t = time.perf_counter()
@@ -390,17 +393,20 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
             h = hint(p["deal"], p["trump"], p["first"], rules=p.get("rules"),
                      played=p["played"], workers=workers)
             n, lay, ex = h.nodes, h.layouts, h.exact
+            lay_max = lay
             checks += [e.sum for e in h.cards.values()]
         elif mode == "lead":
             hr = hand_roem_masks(deal.hands, trump, first, rules)
             h = hint(PartialDeal((deal.hands[0], None, None, None), 8), trump, first,
                      rules=rules, samples=samples, seed=i, declared=hr, workers=workers)
             n, lay, ex = h.nodes, h.layouts, h.exact
+            lay_max = lay
             checks += [e.sum for e in h.cards.values()]
         elif mode == "exact3":
             played = random_play(deal, trump, first, rules, 20 + i % 4, i)
             h = hint(deal, trump, first, rules=rules, played=played, workers=workers)
             n, lay, ex = h.nodes, h.layouts, h.exact
+            lay_max = lay
             checks += [e.sum for e in h.cards.values()]
         else:
             played = random_play(deal, trump, first, rules, 32, i)
@@ -410,7 +416,10 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
             lay = sum(r.layouts for r in rv)
             ex = all(r.exact for r in rv)
             checks += [round(r.cost * 1000) for r in rv]
+            lay_max = max((r.layouts for r in rv), default=0)
         ms.append((time.perf_counter() - t) * 1000.0)
+        # the hint solves a small job in this process, a larger one on the pool
+        pooled = pooled or (workers != 1 and lay_max > SMALL_JOB)
         nodes.append(n)
         layouts.append(lay)
         exact.append(ex)
@@ -431,7 +440,8 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
         "mean_layouts": float(np.mean(layouts)), "exact": int(sum(exact)),
         "compile_or_load_s": compile_s,
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
-        "peak_worker_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0,
+        "peak_worker_mb": (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+                           if pooled else None),
         "checksum": checksum(checks), "ms": ms, "nodes": nodes,
         "python": platform.python_version(), "machine": platform.machine(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
@@ -453,7 +463,7 @@ def format_hint_report(r: dict) -> str:
         f"{r['exact']} of {r['deals']}",
         f"  Numba load/compile (apart): {r['compile_or_load_s']:.2f} s;  peak memory "
         f"{r['peak_memory_mb']:.0f} MB (this process), "
-        + (f"{r['peak_worker_mb']:.0f} MB (largest worker)" if r["peak_worker_mb"] > 0 else
+        + (f"{r['peak_worker_mb']:.0f} MB (largest worker)" if r["peak_worker_mb"] else
            "no worker ran (every hint small enough for this process)"),
         "  load average at the end: " + (", ".join(f"{x:.2f}" for x in r["load_average"])
                                            if r.get("load_average") else "unknown"),
