@@ -93,10 +93,11 @@ def _resolve(path: str, what: str) -> str:
     return target
 
 
-def check_output(path, *, what: str = "the output", inputs=()) -> str:
+def check_output(path, *, what: str = "the output", inputs=(), probe: bool = True) -> str:
     """Check that ``path`` may be written (module docstring) and return the resolved path the
     data will be renamed onto.  Changes nothing (but a temporary file made and removed in
-    the target's folder, to learn that files can be made there).
+    the target's folder, to learn that files can be made there; ``probe=False`` leaves that
+    out, for a caller that makes its own temporary file there next).
 
     ``inputs``: paths the command reads (``None`` and ``"-"`` are skipped).  Raises
     OutputError (``source`` = ``path``) for an empty name or ``-``, a path that resolves to
@@ -139,7 +140,8 @@ def check_output(path, *, what: str = "the output", inputs=()) -> str:
     if st is not None and _file_flags(target) & (_IMMUTABLE | _APPEND_ONLY):
         raise OutputError(f"{what} is marked immutable or append-only (chattr): it cannot be "
                           "replaced; give another name", source=path)
-    _probe_folder(parent, os.path.basename(target), what, path)
+    if probe:
+        _probe_folder(parent, os.path.basename(target), what, path)
     for inp in inputs or ():
         if inp is None or os.fspath(inp) in ("", "-"):
             continue
@@ -171,12 +173,18 @@ def _file_flags(path: str) -> int:
         os.close(fd)
 
 
+def _make_temporary(folder: str, name: str) -> tuple[int, str]:
+    """A new temporary file beside target ``name`` in ``folder``: ``.NAME.XXXXXXXX.tmp``, the
+    name :func:`temporaries` finds.  Raises OSError."""
+    return tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+
+
 def _probe_folder(folder: str, name: str, what: str, shown: str) -> None:
     """Make and remove a temporary file in ``folder`` (named as :func:`atomic_open`'s, so a
     kill in between leaves one that :func:`remove_temporaries` clears): permissions say yes
     in ``/proc`` or on a read-only mount, yet no file can be made there."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        fd, tmp = _make_temporary(folder, name)
     except OSError as e:
         raise OutputError(f"{what}'s folder takes no new file (making one there fails: "
                           f"{e.strerror or e})", source=shown, token=folder) from None
@@ -214,12 +222,11 @@ def atomic_open(path, mode: str = "w", *, what: str = "the output", inputs=(),
     when it may not be written or a write fails (a full disk: ``No space left on device``)."""
     if mode not in ("w", "wb"):
         raise ValueError("atomic_open writes a whole file: mode 'w' or 'wb'")
-    target = check_output(path, what=what, inputs=inputs)
+    target = check_output(path, what=what, inputs=inputs, probe=False)  # mkstemp probes
     shown = os.fspath(path)
     folder = os.path.dirname(target) or os.curdir
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".",
-                                   suffix=".tmp")
+        fd, tmp = _make_temporary(folder, os.path.basename(target))
     except OSError as e:
         raise OutputError(f"cannot write {what}: {e.strerror or e}", source=shown) from None
     try:
@@ -237,7 +244,7 @@ def atomic_open(path, mode: str = "w", *, what: str = "the output", inputs=(),
             f.flush()
             os.fsync(f.fileno())
         # still a regular file or a new name (nothing was put there meanwhile)
-        check_output(path, what=what, inputs=inputs)
+        check_output(path, what=what, inputs=inputs, probe=False)
         os.replace(tmp, target)
         tmp = None
         _fsync_dir(folder)
