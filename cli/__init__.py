@@ -134,12 +134,7 @@ def _output_error(prog: str, e: OSError):
     _quiet_stdout()
     if gone:
         sys.exit(CLOSED_PIPE_STATUS)
-    try:
-        sys.stderr.write(f"{prog}: error: cannot write the output: {e.strerror or e}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        pass
-    sys.exit(1)
+    fail(prog, f"cannot write the output: {e.strerror or e}")
 
 
 def guard_output(prog: str, *, needs_stdout: bool = True):
