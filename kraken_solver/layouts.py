@@ -753,7 +753,7 @@ class Layouts:
             return False
         return found == 0 or needed * draws / found > max_draws
 
-    def rare_roem_error(self, found: int, draws: int, needed: int | None = None,
+    def rare_roem_error(self, found: int, draws: int, needed: int = 1,
                         max_draws: int = MAX_DRAWS) -> DeclaredRoemError:
         """Why ``needed`` layouts giving the declared roem were not found in the draws: none
         was (impossible or too rare), or some were, at a rate that would take more than
@@ -767,16 +767,12 @@ class Layouts:
                 f"no layout found that gives the declared hand roem ({what}) in {draws:,} "
                 f"draws of the {self.count_plays():,} layouts the play allows: it is "
                 "impossible or too rare to sample")
-        rate = (f"{found:,} of {draws:,} draws of the {self.count_plays():,} layouts the "
-                "play allows give the declared hand roem")
-        if needed is not None:
-            most = max(1, found * max_draws // draws)
-            return DeclaredRoemError(
-                f"{needed:,} samples would take about {needed * draws / found:,.0f} draws "
-                f"({rate}, {what}); at most {max_draws:,} are made: ask for at most "
-                f"{most:,} samples")
+        most = max(1, found * max_draws // draws)
         return DeclaredRoemError(
-            f"the declared hand roem ({what}) is too rare to sample: {rate}")
+            f"{needed:,} samples would take about {needed * draws / found:,.0f} draws "
+            f"({found:,} of {draws:,} draws of the {self.count_plays():,} layouts the play "
+            f"allows give the declared hand roem, {what}); at most {max_draws:,} are made: "
+            f"ask for at most {most:,} samples")
 
     def roem_error(self) -> DeclaredRoemError:
         """The error for a declared roem that no layout gives."""
