@@ -3,20 +3,25 @@ separate runs on a noisy machine.
 
 Each CHECKOUT is a directory holding a ``kraken_solver/`` package (a git worktree, or
 ``git archive REV kraken_solver | tar -x -C DIR``).  The packages are copied under distinct
-module names into a temporary directory and imported side by side; the versions then solve
-the same seeded deals (all four trumps, N first) in turn, deal by deal, and every deal keeps
-its fastest time over the repetitions.  Drift of the machine's speed hits every version alike.
+module names (named after their contents) into a temporary directory, or into ``--keep DIR``
+where the copies and their compiled kernels are kept for later runs, and imported side by
+side; the versions then solve the same seeded deals (all four trumps, N first) in turn, deal by
+deal, the order of the versions rotating from deal to deal and from one repetition to the next
+(the version that runs after another sees its caches cold), and every deal keeps its fastest
+thread CPU time over the repetitions.  Drift of the machine's speed hits every version alike.
 
 Prints, per version: nodes, the sum over deals of the per-deal minimum seconds, M nodes/s and
 the values' checksum; exits 1 if the versions' values differ.
 
     python benchmarks/paired_timing.py /tmp/old . --objective points --deals 25 --reps 3
     python benchmarks/paired_timing.py /tmp/old . --suite benchmarks/suites/hard-25.txt
+    python benchmarks/paired_timing.py /tmp/old . --keep /tmp/paired --reps 5
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import os
 import shutil
@@ -25,14 +30,29 @@ import tempfile
 import time
 
 
-def load(checkout: str, index: int, into: str):
-    """Import ``checkout``/kraken_solver as the package ``kvariant<index>``."""
+def package_digest(src: str) -> str:
+    """A digest of the files of the package directory ``src`` (``__pycache__`` left out)."""
+    h = hashlib.sha256()
+    for root, dirs, files in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for f in sorted(files):
+            path = os.path.join(root, f)
+            h.update(os.path.relpath(path, src).encode() + b"\0")
+            with open(path, "rb") as fh:
+                h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
+def load(checkout: str, into: str):
+    """Import ``checkout``/kraken_solver as a package named after its contents, copied into
+    ``into`` unless a copy of the same contents is there already (with its Numba cache)."""
     src = os.path.join(checkout, "kraken_solver")
     if not os.path.isfile(os.path.join(src, "_kernels.py")):
         sys.exit(f"{checkout}: no kraken_solver/_kernels.py there")
-    name = f"kvariant{index}"
-    shutil.copytree(src, os.path.join(into, name),
-                    ignore=shutil.ignore_patterns("__pycache__", "cli"))
+    name = f"kvariant_{package_digest(src)}"
+    if not os.path.isdir(os.path.join(into, name)):
+        shutil.copytree(src, os.path.join(into, name),
+                        ignore=shutil.ignore_patterns("__pycache__", "cli"))
     return {part: importlib.import_module(f"{name}.{part}")
             for part in ("solver", "rules", "bench")}
 
@@ -46,11 +66,16 @@ def main(argv=None) -> int:
     ap.add_argument("--suite", help="a suite instead (random-N-seedS or a deal file, e.g. "
                                     "benchmarks/suites/hard-25.txt)")
     ap.add_argument("--reps", type=int, default=3, help="repetitions (the minimum counts)")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="copy the packages into DIR and keep them there, with their compiled "
+                         "kernels, for later runs (a changed checkout gets a new copy)")
     args = ap.parse_args(argv)
-    tmp = tempfile.mkdtemp(prefix="kraken-paired-")
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+    tmp = args.keep or tempfile.mkdtemp(prefix="kraken-paired-")
     sys.path.insert(0, tmp)
     try:
-        versions = [load(c, i, tmp) for i, c in enumerate(args.checkouts)]
+        versions = [load(c, tmp) for c in args.checkouts]
         runs = []
         for v in versions:
             rules_cls = v["rules"].Rules
@@ -65,13 +90,15 @@ def main(argv=None) -> int:
                          "nodes": 0, "values": [], "searcher": searcher()})
         for rep in range(args.reps):
             for i in range(len(runs[0]["deals"])):
-                for v, run in zip(versions, runs):
+                order = list(zip(versions, runs))
+                r = (rep + i) % len(order)
+                for v, run in order[r:] + order[:r]:
                     s = run["searcher"]
                     n0 = s.nodes
-                    t0 = time.perf_counter()
+                    t0 = time.thread_time()
                     vals = [s.value(v["solver"].Position(run["deals"][i], t, 0, run["rules"]),
                                     args.objective) for t in range(4)]
-                    run["best"][i] = min(run["best"][i], time.perf_counter() - t0)
+                    run["best"][i] = min(run["best"][i], time.thread_time() - t0)
                     if rep == 0:
                         run["nodes"] += s.nodes - n0
                         run["values"] += vals
@@ -85,7 +112,8 @@ def main(argv=None) -> int:
             return 1
         return 0
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
