@@ -133,6 +133,18 @@ def data_pointer(typingctx, arr):
 
 
 @intrinsic
+def pointer_at(typingctx, ptr, offset):
+    """``ptr + offset`` (``ptr`` a CPointer, ``data_pointer``; ``offset`` in elements): the
+    pointer to ``ptr[offset]``, indexed like ``ptr`` from there."""
+    if not isinstance(ptr, types.CPointer) or not isinstance(offset, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.gep(args[0], [args[1]])
+    return ptr(ptr, offset), codegen
+
+
+@intrinsic
 def keep_alive(typingctx, arr):
     """Does nothing; a use of the array ``arr``, so that Numba does not free it before this
     point while a ``data_pointer`` into it is still in use."""
@@ -460,21 +472,45 @@ def suit_code_table(hands, zero, roem_on):
 
 
 @njit(cache=True, inline="always")
-def boundary_key(remaining, leader, lost, mode, need, pit, codes):
-    """The transposition table key of a trick boundary: the cards left, by suit through
-    ``codes`` (``suit_code_table``: 12 bits a suit), the leader, D-has-lost-a-trick (only where
-    the pit can still count), points or margin, and above NEED_SHIFT the roem still needed
-    (0 <= need < NEED_LIMIT; a MODE_MARGIN node is a MODE_ROEM node that needs none).  The trump is
-    not in the key: a table generation is one deal and trump."""
+def cards_key(remaining, codes):
+    """The part of a trick boundary's table key that says which cards are left and who holds
+    them: ``codes`` (``suit_code_table``) of each suit of ``remaining``, 12 bits a suit."""
+    return codes[remaining & 0xFF] | (codes[256 | ((remaining >> 8) & 0xFF)] << 12) \
+        | (codes[512 | ((remaining >> 16) & 0xFF)] << 24) \
+        | (codes[768 | ((remaining >> 24) & 0xFF)] << 36)
+
+
+@njit(cache=True, inline="always")
+def cards_key_without(whole, remaining, c, codes):
+    """``cards_key(remaining ^ (1 << c), codes)`` from ``whole = cards_key(remaining, codes)``:
+    only the code of card ``c``'s suit changes."""
+    s = c >> 3
+    sh = 12 * s
+    return (whole & ~(0xFFF << sh)) \
+        | (codes[(s << 8) | (((remaining ^ (1 << c)) >> (8 * s)) & 0xFF)] << sh)
+
+
+@njit(cache=True, inline="always")
+def state_key(cards, leader, lost, mode, need, pit):
+    """A trick boundary's table key from its ``cards_key``: the leader, D-has-lost-a-trick
+    (only where the pit can still count), points or margin, and above NEED_SHIFT the roem still
+    needed (0 <= need < NEED_LIMIT; a MODE_MARGIN node is a MODE_ROEM node that needs none)."""
     if mode == MODE_POINTS or pit == 0:
         lost = 0
-    key = codes[remaining & 0xFF] | (codes[256 | ((remaining >> 8) & 0xFF)] << 12) \
-        | (codes[512 | ((remaining >> 16) & 0xFF)] << 24) \
-        | (codes[768 | ((remaining >> 24) & 0xFF)] << 36) \
-        | (leader << 48) | (lost << 50) | ((0 if mode == MODE_POINTS else 1) << 51)
+    key = cards | (leader << 48) | (lost << 50) | ((0 if mode == MODE_POINTS else 1) << 51)
     if mode == MODE_ROEM:
         key |= need << NEED_SHIFT
     return key
+
+
+@njit(cache=True, inline="always")
+def boundary_key(remaining, leader, lost, mode, need, pit, codes):
+    """The transposition table key of a trick boundary: the cards left, by suit through
+    ``codes`` (``suit_code_table``: 12 bits a suit: ``cards_key``), the leader, D-has-lost-a-trick
+    (only where the pit can still count), points or margin, and above NEED_SHIFT the roem still
+    needed (``state_key``).  The trump is not in the key: a table generation is one deal and
+    trump."""
+    return state_key(cards_key(remaining, codes), leader, lost, mode, need, pit)
 
 
 @njit(cache=True, inline="always")
@@ -1214,6 +1250,44 @@ def two_tricks_value(hands, leader, trump, pw, pts, higher_than, amsterdam, ut_f
 # plies on the stack: at most 33 (32 cards, then the end); 64 so that ``ply & 63`` (which
 # tells Numba an index is non-negative, dropping its wraparound code) never changes an index
 MAXPLY = 64
+# The search's state, one record of PLY_FIELDS words a ply (word ``ply * PLY_FIELDS + F_*``),
+# so that what a node reads and writes lies in a few cache lines, next to its parent's and
+# child's (32 arrays of MAXPLY words, one a field, took 5-9% more time, paired; one block of
+# 32 arrays, field after field, 15% more).  The per-trick fields F_LD .. F_MD live in the
+# record of the trick's index ``(tlen0 + ply) >> 2``, the others in the ply's own.
+PLY_FIELDS = 32
+F_NM = 0            # moves in the move list (the killer alone, then the ordered cards)
+F_IDX = 1           # the next move's index in it
+F_LATER = 2         # cards still to be ordered behind the killer
+F_SCOUT = 3         # the child was searched with a null window
+F_RESEARCH = 4      # search the same card again, window F_RA, F_RB
+F_RA = 5
+F_RB = 6
+F_A = 7             # the node's window (alpha, beta), narrowed as it goes
+F_B = 8
+F_A0 = 9            # the window after the table's probe, for the store
+F_B0 = 10
+F_BEST = 11         # the best value so far (fail-soft)
+F_KEY = 12          # a trick boundary's table key and bucket
+F_SLOT = 13
+F_USETT = 14        # the node probed the table (and stores its value)
+F_MAXI = 15         # the side to move maximises (D)
+F_REST = 16         # card points still to come
+F_ADD = 17          # what the trick completed at this ply adds (``trick_add``)
+F_SEAT = 18         # the seat to move
+F_CARD = 19         # the card played at this ply
+F_REM = 20          # the cards left
+F_TM = 21           # the trick in progress: its cards (mask), points, suit led, winning card
+F_TP = 22           # and seat
+F_LED = 23
+F_WC = 24
+F_WS = 25
+F_SEARCHED = 26     # cards searched whose bound is kept in BV (near-equivalent cards)
+F_OTHERS = 27       # the cards of the other hands and of the trick on the table
+F_LD = 28           # per trick: leader, D-has-lost-a-trick, roem still needed, mode
+F_FL = 29
+F_ND = 30
+F_MD = 31
 
 
 @njit(cache=True)
@@ -1231,12 +1305,16 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
     ``data_pointer``.  Iterative (an explicit stack of plies), since Numba cannot cache
     recursive functions.
 
-    The trick in progress is carried on the stack incrementally: its mask (TM), points (TP),
-    suit led (LED), winning card (WC) and the winner's seat (WS); likewise the cards left (REM).
-    Leader, lost-a-trick flag, roem still needed and mode are kept once a trick (index
-    ``(tlen0 + ply) >> 2``).  A trick boundary's table key and bucket (SLOT) are worked out when
-    its trick is completed; before the last card of a trick is chosen, the buckets of the
-    positions each legal card leads to are prefetched, so the probe finds them in the cache.
+    The stack is one record of PLY_FIELDS words a ply (``ST``; ``P`` the ply's record, ``C`` its
+    child's, ``T`` the trick's, fields ``F_*``).  The trick in progress is carried on it
+    incrementally: its mask (F_TM), points (F_TP), suit led (F_LED), winning card (F_WC) and the
+    winner's seat (F_WS); likewise the cards left (F_REM).  Leader, lost-a-trick flag, roem still
+    needed and mode are kept once a trick (in the record of index ``(tlen0 + ply) >> 2``).  A
+    trick boundary's table key and bucket (F_KEY, F_SLOT) are worked out when its trick is
+    completed; before the last card of a trick is chosen, the buckets of the positions each
+    legal card leads to are prefetched (their keys from the cards key of the cards left, only
+    the played card's suit worked out again: ``cards_key_without``), so the probe finds them in
+    the cache.
     """
     # raw pointers, not reference counted where they are passed on (``data_pointer``)
     hands = data_pointer(hands_in)
@@ -1259,49 +1337,19 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
     scores_buf = np.empty(8, dtype=np.int64)
     moves = data_pointer(moves_buf)
     scores = data_pointer(scores_buf)
-    NM = np.zeros(MAXPLY, dtype=np.int64)
-    IDX = np.zeros(MAXPLY, dtype=np.int64)
-    LATER = np.zeros(MAXPLY, dtype=np.int64)     # cards still to be ordered behind the killer
-    SCOUT = np.zeros(MAXPLY, dtype=np.int64)     # the child was searched with a null window
-    RESEARCH = np.zeros(MAXPLY, dtype=np.int64)  # search the same card again, window RA, RB
-    RA = np.zeros(MAXPLY, dtype=np.int64)
-    RB = np.zeros(MAXPLY, dtype=np.int64)
     NEXT_KEY = np.zeros(MAXPLY * 32, dtype=np.int64)  # the key after each card ending a trick
-    A = np.zeros(MAXPLY, dtype=np.int64)
-    B = np.zeros(MAXPLY, dtype=np.int64)
-    A0 = np.zeros(MAXPLY, dtype=np.int64)
-    B0 = np.zeros(MAXPLY, dtype=np.int64)
-    BEST = np.zeros(MAXPLY, dtype=np.int64)
-    KEY = np.zeros(MAXPLY, dtype=np.int64)
-    SLOT = np.zeros(MAXPLY, dtype=np.int64)
-    USETT = np.zeros(MAXPLY, dtype=np.int64)
-    MAXI = np.zeros(MAXPLY, dtype=np.int64)
-    # per trick (index (tlen0 + ply) >> 2): leader, D-has-lost-a-trick, roem needed, mode
-    LD = np.zeros(MAXPLY, dtype=np.int64)
-    FL = np.zeros(MAXPLY, dtype=np.int64)
-    ND = np.zeros(MAXPLY, dtype=np.int64)
-    MD = np.zeros(MAXPLY, dtype=np.int64)
-    REST = np.zeros(MAXPLY, dtype=np.int64)
-    ADD = np.zeros(MAXPLY, dtype=np.int64)
-    SEAT = np.zeros(MAXPLY, dtype=np.int64)
-    CARD = np.zeros(MAXPLY, dtype=np.int64)
-    REM = np.zeros(MAXPLY, dtype=np.int64)
-    TM = np.zeros(MAXPLY, dtype=np.int64)
-    TP = np.zeros(MAXPLY, dtype=np.int64)
-    LED = np.zeros(MAXPLY, dtype=np.int64)
-    WC = np.zeros(MAXPLY, dtype=np.int64)
-    WS = np.zeros(MAXPLY, dtype=np.int64)
+    # the stack: a record of PLY_FIELDS words a ply (F_*), at ST + ply * PLY_FIELDS
+    ST_buf = np.zeros((MAXPLY + 1) * PLY_FIELDS, dtype=np.int64)
+    ST = data_pointer(ST_buf)
     history_buf = np.zeros(128, dtype=np.int64)
     history = data_pointer(history_buf)
     # near-equivalent cards: the cards of the node searched so far whose bound BV is kept (an
     # upper bound where D moves, a lower bound where the defenders do), and the cards of the
     # other hands and of the trick on the table
-    SEARCHED = np.zeros(MAXPLY, dtype=np.int64)
     BV = np.zeros(MAXPLY * 32, dtype=np.int64)
-    OTHERS = np.zeros(MAXPLY, dtype=np.int64)
     near_on = -1 if ctx[C_NEAR] != 0 else 0      # a mask: every card, or none
     # killer moves: the card that last cut off at a ply, per card winning the trick so far
-    # (when leading: the card that won the trick before), KILLER[ply * 32 + WC[ply]]
+    # (when leading: the card that won the trick before), KILLER[ply * 32 + P[F_WC]]
     KILLER = np.full(MAXPLY * 32, -1, dtype=np.int64)
     # and for the search's second card (ply 1), one a suit of the card winning so far: tried
     # where the killer proper is none or not legal
@@ -1310,18 +1358,18 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
     tt_hits = 0
     tt_stores = 0
     ply = 0
-    LD[0] = leader0
-    FL[0] = flag0
-    ND[0] = need0
-    MD[0] = mode
+    ST[F_LD] = leader0
+    ST[F_FL] = flag0
+    ST[F_ND] = need0
+    ST[F_MD] = mode
     if tlen0 > 0:
         widx = trick_winner_index(trick, tlen0, trump, pw)
-        WC[0] = trick[widx]
-        WS[0] = (leader0 + widx) & 3
-        LED[0] = trick[0] >> 3
+        ST[F_WC] = trick[widx]
+        ST[F_WS] = (leader0 + widx) & 3
+        ST[F_LED] = trick[0] >> 3
         for j in range(tlen0):
-            TM[0] |= 1 << trick[j]
-            TP[0] += pts[trick[j]]
+            ST[F_TM] |= 1 << trick[j]
+            ST[F_TP] += pts[trick[j]]
     zero = 0
     for c in range(32):
         if pts[c] == 0:
@@ -1329,95 +1377,98 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
     trump_tab_buf = trump_tables(trump, pts_in, pw_in)
     trump_tab = data_pointer(trump_tab_buf)
     rem0 = hands[0] | hands[1] | hands[2] | hands[3]
-    REM[0] = rem0
+    ST[F_REM] = rem0
     cnt0 = popcount32(rem0)
     left = rem0
     while left:
         c = lowest_bit_index(left)
         left &= left - 1
-        REST[0] += pts[c]
+        ST[F_REST] += pts[c]
     if mode == MODE_ROEM and need0 <= 0:
-        MD[0] = MODE_MARGIN
-        ND[0] = 0
-    A[0] = alpha_in
-    B[0] = beta_in
+        ST[F_MD] = MODE_MARGIN
+        ST[F_ND] = 0
+    ST[F_A] = alpha_in
+    ST[F_B] = beta_in
     if tlen0 == 0 and use_tt_all:
-        KEY[0] = boundary_key(rem0, leader0, FL[0], MD[0], ND[0], pit, codes)
-        SLOT[0] = tt_slot(KEY[0], cnt0, ttm)
+        ST[F_KEY] = boundary_key(rem0, leader0, ST[F_FL], ST[F_MD], ST[F_ND], pit, codes)
+        ST[F_SLOT] = tt_slot(ST[F_KEY], cnt0, ttm)
     phase = 0
     ret = 0
     while True:
+        P = pointer_at(ST, ply * PLY_FIELDS)     # this ply's record
+        C = pointer_at(P, PLY_FIELDS)             # the next ply's
         if phase == 0:
             # ---- enter the node at ply
             nodes += 1
             pos = tlen0 + ply
             tl = pos & 3
             k = pos >> 2
-            md = MD[k]
-            remaining = REM[ply]
+            T = pointer_at(ST, k * PLY_FIELDS)   # this trick's
+            md = T[F_MD]
+            remaining = P[F_REM]
             phase = 2
             if tl == 0:
-                USETT[ply] = 0
+                P[F_USETT] = 0
                 ncards = cnt0 - ply
                 if ncards == 0:
                     if md == MODE_POINTS:
                         ret = 0
                     elif md == MODE_MARGIN:
-                        ret = pit if FL[k] == 0 else 0
+                        ret = pit if T[F_FL] == 0 else 0
                     else:
                         ret = POS_BIG
                     phase = 1
                     continue
                 if ncards == 4:
                     # the last trick: one card each, so it plays itself
-                    ld = LD[k]
+                    ld = T[F_LD]
                     ret = last_trick_value(hands[ld], hands[(ld + 1) & 3], hands[(ld + 2) & 3],
-                                           hands[(ld + 3) & 3], ld, trump, pw, pts, md, FL[k],
-                                           ND[k], dteam, pit, last_bonus, roem_on)
+                                           hands[(ld + 3) & 3], ld, trump, pw, pts, md, T[F_FL],
+                                           T[F_ND], dteam, pit, last_bonus, roem_on)
                     phase = 1
                     continue
                 if use_tt_all:
                     # the table first, then the bounds below against the window it narrowed
                     # (the other way round: 2-3% more nodes and 1-2% more time, paired).
-                    # KEY and SLOT were set when the trick was completed (and the slot
+                    # F_KEY and F_SLOT were set when the trick was completed (and the slot
                     # prefetched before its last card was chosen)
-                    key = KEY[ply]
-                    slot = SLOT[ply]
-                    USETT[ply] = 1
+                    key = P[F_KEY]
+                    slot = P[F_SLOT]
+                    P[F_USETT] = 1
                     found, lo, hi = tt_probe(tt, slot, key, gen)
                     if found:
                         tt_hits += 1
-                        if lo >= B[ply] or lo == hi:
+                        if lo >= P[F_B] or lo == hi:
                             ret = lo
                             phase = 1
                             continue
-                        if hi <= A[ply]:
+                        if hi <= P[F_A]:
                             ret = hi
                             phase = 1
                             continue
-                        if lo > A[ply]:
-                            A[ply] = lo
-                        if hi < B[ply]:
-                            B[ply] = hi
-                    A0[ply] = A[ply]
-                    B0[ply] = B[ply]
+                        if lo > P[F_A]:
+                            P[F_A] = lo
+                        if hi < P[F_B]:
+                            P[F_B] = hi
+                    P[F_A0] = P[F_A]
+                    P[F_B0] = P[F_B]
                 # bounds from the points (and roem) still to come; the roem bound is only
                 # worked out where it can decide something
-                rest = last_bonus + REST[ply]
-                pit_left = pit if FL[k] == 0 else 0
+                rest = last_bonus + P[F_REST]
+                pit_left = pit if T[F_FL] == 0 else 0
                 d_sure, o_sure = sure_trump_points(hands, dteam, trump, trump_tab)
                 # the trick about to be led, where the leader's side is sure to take it
                 # (``quick_trick_points``), counts for that side too: worked out only where
                 # the most it can add (QUICK_TRICK_MOST points, twice that in a margin) could
                 # bring a bound to the window
                 fac = 1 if md == MODE_POINTS else 2
-                if (LD[k] & 1) == dteam:
+                if (T[F_LD] & 1) == dteam:
                     if fac * (d_sure + QUICK_TRICK_MOST) - (0 if md == MODE_POINTS else rest) \
-                            >= B[ply]:
-                        d_sure += quick_trick_points(hands, LD[k], remaining, trump, pts,
+                            >= P[F_B]:
+                        d_sure += quick_trick_points(hands, T[F_LD], remaining, trump, pts,
                                                      higher_than)
-                elif md != MODE_ROEM and rest - fac * (o_sure + QUICK_TRICK_MOST) <= A[ply]:
-                    qt = quick_trick_points(hands, LD[k], remaining, trump, pts, higher_than)
+                elif md != MODE_ROEM and rest - fac * (o_sure + QUICK_TRICK_MOST) <= P[F_A]:
+                    qt = quick_trick_points(hands, T[F_LD], remaining, trump, pts, higher_than)
                     if qt > 0:
                         o_sure += qt
                         pit_left = 0
@@ -1430,11 +1481,11 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                 else:
                     lb = 2 * d_sure - rest
                     ub = POS_BIG
-                need_roem = md == MODE_ROEM or lb >= B[ply] or ub <= A[ply]
+                need_roem = md == MODE_ROEM or lb >= P[F_B] or ub <= P[F_A]
                 if need_roem and roem_on:
                     roem_ub = roem_upper_bound(hands[0], hands[1], hands[2], hands[3],
                                               ncards >> 2, trump)
-                    if md == MODE_ROEM and roem_ub < ND[k]:
+                    if md == MODE_ROEM and roem_ub < T[F_ND]:
                         ret = POS_BIG
                         phase = 1
                         continue
@@ -1442,88 +1493,89 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                         lb -= roem_ub
                     if md != MODE_ROEM:
                         ub += roem_ub
-                if lb >= B[ply]:
+                if lb >= P[F_B]:
                     ret = lb
                     phase = 1
                     continue
-                if ub <= A[ply]:
+                if ub <= P[F_A]:
                     ret = ub
                     phase = 1
                     continue
                 if ncards == 8:
-                    ret = two_tricks_value(hands, LD[k], trump, pw, pts, higher_than, amsterdam,
-                                           ut_forced, md, FL[k], ND[k], dteam, pit, last_bonus,
-                                           roem_on, A[ply], B[ply])
+                    ret = two_tricks_value(hands, T[F_LD], trump, pw, pts, higher_than, amsterdam,
+                                           ut_forced, md, T[F_FL], T[F_ND], dteam, pit, last_bonus,
+                                           roem_on, P[F_A], P[F_B])
                     if use_tt_all:
-                        tt_store(tt, SLOT[ply], KEY[ply], gen, ret, A[ply], B[ply], 2)
+                        tt_store(tt, P[F_SLOT], P[F_KEY], gen, ret, P[F_A], P[F_B], 2)
                         tt_stores += 1
                     phase = 1
                     continue
-            seat = (LD[k] + tl) & 3
-            SEAT[ply] = seat
+            seat = (T[F_LD] + tl) & 3
+            P[F_SEAT] = seat
             mx = (seat & 1) == dteam
-            MAXI[ply] = mx
+            P[F_MAXI] = mx
             hand = hands[seat]
             if tl == 0:
                 legal = hand
             else:
-                legal = legal_mask_follow(hand, LED[ply], WC[ply], WS[ply], seat, trump,
+                legal = legal_mask_follow(hand, P[F_LED], P[F_WC], P[F_WS], seat, trump,
                                           amsterdam, ut_forced, higher_than)
                 if tl == 3 and use_tt_all and cnt0 - ply > 5:
                     # fetch the table slot of the position after each card that can end the
                     # trick into the cache now, well ahead of its probe
                     m = legal
-                    wc0 = WC[ply]
-                    led0 = LED[ply]
-                    fl0 = FL[k]
-                    nd0 = ND[k]
+                    wc0 = P[F_WC]
+                    led0 = P[F_LED]
+                    fl0 = T[F_FL]
+                    nd0 = T[F_ND]
                     cards_after = cnt0 - ply - 1       # cards left once the trick is over
+                    whole = cards_key(remaining, codes)
                     while m:
                         c = lowest_bit_index(m)
                         m &= m - 1
                         if beats_card(c, wc0, led0, trump, pw):
                             winner = seat
                         else:
-                            winner = WS[ply]
+                            winner = P[F_WS]
                         tr = 0
                         if roem_on and md == MODE_ROEM:
-                            tr = trick_roem(TM[ply] | (1 << c), trump)
+                            tr = trick_roem(P[F_TM] | (1 << c), trump)
                         fl, md1, nd1 = after_trick(winner, tr, fl0, md, nd0, dteam)
-                        key = boundary_key(remaining ^ (1 << c), winner, fl, md1, nd1, pit,
-                                           codes)
+                        key = state_key(cards_key_without(whole, remaining, c, codes), winner,
+                                        fl, md1, nd1, pit)
                         NEXT_KEY[ply * 32 + c] = key
                         prefetch(tt, tt_slot(key, cards_after, ttm) << 1)
-            SEARCHED[ply] = 0
+            P[F_SEARCHED] = 0
             if legal & (legal - 1) == 0:
                 # a forced card: nothing to order
                 moves[ply * 8] = lowest_bit_index(legal)
-                NM[ply] = 1
-                LATER[ply] = 0
+                P[F_NM] = 1
+                P[F_LATER] = 0
             else:
-                OTHERS[ply] = (remaining & ~hand) | TM[ply]
-                legal = prune_equivalent(legal, OTHERS[ply], zero,
+                P[F_OTHERS] = (remaining & ~hand) | P[F_TM]
+                legal = prune_equivalent(legal, P[F_OTHERS], zero,
                                          higher_than, roem_on)
                 if tl == 3 and near_on:
-                    legal = prune_dominated_last(legal, hands, seat, TM[ply], OTHERS[ply], pts,
-                                                 pw, higher_than, WC[ply], WS[ply], LED[ply],
+                    legal = prune_dominated_last(legal, hands, seat, P[F_TM], P[F_OTHERS], pts,
+                                                 pw, higher_than, P[F_WC], P[F_WS], P[F_LED],
                                                  trump, roem_on)
-                killer = KILLER[ply * 32 + WC[ply]]
+                killer = KILLER[ply * 32 + P[F_WC]]
                 if ply == 1 and (killer < 0 or not (legal >> killer) & 1):
                     # the search's second card: the last one that did well after a card of
                     # the same suit (at every ply: more nodes; at this one: 1-3% fewer)
-                    killer = REPLY_KILLER[WC[1] >> 3]
+                    killer = REPLY_KILLER[ST[PLY_FIELDS + F_WC] >> 3]
                 if killer >= 0 and (legal >> killer) & 1:
                     # the killer first, on its own: the other cards are ordered only if it
                     # does not cut off (it does at most such nodes)
                     moves[ply * 8] = killer
-                    NM[ply] = 1
-                    LATER[ply] = legal ^ (1 << killer)
+                    P[F_NM] = 1
+                    P[F_LATER] = legal ^ (1 << killer)
                 else:
                     # no killer: all cards are ordered below, as the next move is wanted
-                    NM[ply] = 0
-                    LATER[ply] = legal
-            IDX[ply] = 0
-            BEST[ply] = -INF - 1 if mx else INF + 1
+                    P[F_NM] = 0
+                    P[F_LATER] = legal
+            P[F_IDX] = 0
+            P[F_BEST] = -INF - 1 if mx else INF + 1
         elif phase == 1:
             # ---- hand the value ``ret`` back to the parent
             if ply == 0:
@@ -1531,90 +1583,95 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                 keep_alive(moves_buf)
                 keep_alive(scores_buf)
                 keep_alive(history_buf)
+                keep_alive(ST_buf)
                 keep_alive(trump_tab_buf)
                 stats[S_NODES] += nodes
                 stats[S_TT_HITS] += tt_hits
                 stats[S_TT_STORES] += tt_stores
                 return ret
             ply = (ply - 1) & 63
-            c = CARD[ply] & 31
-            hands[SEAT[ply]] ^= 1 << c
+            P = pointer_at(ST, ply * PLY_FIELDS)
+            C = pointer_at(P, PLY_FIELDS)
+            c = P[F_CARD] & 31
+            hands[P[F_SEAT]] ^= 1 << c
             v = ret
             pos = tlen0 + ply
             if pos & 3 == 3:
-                v = plus_trick(v, ADD[ply], MD[pos >> 2])
-            if NM[ply] == 1 and LATER[ply] == 0 and pos & 3:
+                v = plus_trick(v, P[F_ADD], ST[(pos >> 2) * PLY_FIELDS + F_MD])
+            if P[F_NM] == 1 and P[F_LATER] == 0 and pos & 3:
                 # a forced card (mid-trick): its value is the node's, straight back up; no
                 # killer is kept for it (as one it only misled the other nodes of its ply)
                 ret = v
                 continue
-            if SCOUT[ply]:
-                SCOUT[ply] = 0
-                if A[ply] < v < B[ply]:
+            if P[F_SCOUT]:
+                P[F_SCOUT] = 0
+                if P[F_A] < v < P[F_B]:
                     # the null-window scout says this card beats the best so far: search it
                     # again for its value, knowing the bound the scout gave
-                    if MAXI[ply]:
-                        RA[ply] = v - 1
-                        RB[ply] = B[ply]
+                    if P[F_MAXI]:
+                        P[F_RA] = v - 1
+                        P[F_RB] = P[F_B]
                     else:
-                        RA[ply] = A[ply]
-                        RB[ply] = v + 1
-                    RESEARCH[ply] = 1
-                    IDX[ply] -= 1
+                        P[F_RA] = P[F_A]
+                        P[F_RB] = v + 1
+                    P[F_RESEARCH] = 1
+                    P[F_IDX] -= 1
                     phase = 2
                     continue
-            if MAXI[ply]:
-                if v > BEST[ply]:
-                    BEST[ply] = v
-                raised = v > A[ply]
+            if P[F_MAXI]:
+                if v > P[F_BEST]:
+                    P[F_BEST] = v
+                raised = v > P[F_A]
                 if raised:
-                    A[ply] = v
+                    P[F_A] = v
             else:
-                if v < BEST[ply]:
-                    BEST[ply] = v
-                raised = v < B[ply]
+                if v < P[F_BEST]:
+                    P[F_BEST] = v
+                raised = v < P[F_B]
                 if raised:
-                    B[ply] = v
+                    P[F_B] = v
             # keep the bound on the card's value for the cards near-equivalent to it: an
             # upper bound where D moves, a lower bound where the defenders do (the value is
             # one, exact or not, wherever it does not cut off)
-            if MAXI[ply]:
-                if v <= A[ply]:
+            if P[F_MAXI]:
+                if v <= P[F_A]:
                     BV[(ply << 5) | c] = v
-                    SEARCHED[ply] |= 1 << c
-            elif v >= B[ply]:
+                    P[F_SEARCHED] |= 1 << c
+            elif v >= P[F_B]:
                 BV[(ply << 5) | c] = v
-                SEARCHED[ply] |= 1 << c
+                P[F_SEARCHED] |= 1 << c
             if raised:
-                KILLER[ply * 32 + WC[ply]] = c
+                KILLER[ply * 32 + P[F_WC]] = c
                 if ply == 1:
-                    REPLY_KILLER[WC[1] >> 3] = c
-            if A[ply] >= B[ply]:
-                IDX[ply] = NM[ply]
-                LATER[ply] = 0
+                    REPLY_KILLER[ST[PLY_FIELDS + F_WC] >> 3] = c
+            if P[F_A] >= P[F_B]:
+                P[F_IDX] = P[F_NM]
+                P[F_LATER] = 0
                 if pos & 3 == 0:
                     left = cnt0 - ply
-                    history[SEAT[ply] * 32 + c] += left * left
+                    history[P[F_SEAT] * 32 + c] += left * left
             phase = 2
         else:
             # ---- next move, or the node is finished
-            if IDX[ply] == NM[ply] and LATER[ply]:
+            if P[F_IDX] == P[F_NM] and P[F_LATER]:
                 # no killer, or it did not cut off: order the (other) cards behind it
                 pos = tlen0 + ply
                 k = pos >> 2
-                NM[ply] += order_moves(LATER[ply], hands, REM[ply], TM[ply], pos & 3, WC[ply],
-                                       WS[ply], LED[ply], LD[k], SEAT[ply], trump, pw,
-                                       higher_than, pts, moves, ply * 8 + NM[ply], scores,
-                                       history, roem_on, MD[k] == MODE_ROEM, dteam)
-                LATER[ply] = 0
-            if IDX[ply] < NM[ply]:
-                c = moves[ply * 8 + (IDX[ply] & 7)] & 31
-                IDX[ply] += 1
+                T = pointer_at(ST, k * PLY_FIELDS)   # this trick's
+                P[F_NM] += order_moves(P[F_LATER], hands, P[F_REM], P[F_TM], pos & 3, P[F_WC],
+                                       P[F_WS], P[F_LED], T[F_LD], P[F_SEAT], trump, pw,
+                                       higher_than, pts, moves, ply * 8 + P[F_NM], scores,
+                                       history, roem_on, T[F_MD] == MODE_ROEM, dteam)
+                P[F_LATER] = 0
+            if P[F_IDX] < P[F_NM]:
+                c = moves[ply * 8 + (P[F_IDX] & 7)] & 31
+                P[F_IDX] += 1
                 pos = tlen0 + ply
                 tl = pos & 3
                 k = pos >> 2
-                seat = SEAT[ply]
-                sm = SEARCHED[ply] & (0xFF << (c & 24)) & near_on
+                T = pointer_at(ST, k * PLY_FIELDS)   # this trick's
+                seat = P[F_SEAT]
+                sm = P[F_SEARCHED] & (0xFF << (c & 24)) & near_on
                 if sm:
                     # a card searched before, of the same suit, with no card of the others
                     # between them in power, and neither able to add to any trick roem: the
@@ -1624,119 +1681,119 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                     # window, it is not searched (``prune_dominated_last`` for the reason)
                     skip = False
                     pot = -1
-                    fac = 1 if MD[k] == MODE_POINTS else 2
+                    fac = 1 if T[F_MD] == MODE_POINTS else 2
                     # where the side taking the trick is known, the one with the most points
                     # (our side's trick) or the fewest (theirs) is at least as good for the
                     # mover as the other
-                    side = known_trick_side(c, tl, WC[ply], WS[ply], LED[ply], seat, LD[k],
+                    side = known_trick_side(c, tl, P[F_WC], P[F_WS], P[F_LED], seat, T[F_LD],
                                             hands, trump, pw, higher_than)
                     keep_high = side == (seat & 1)
                     while sm:
                         e = lowest_bit_index(sm)
                         sm &= sm - 1
-                        if power_between(c, e, higher_than) & OTHERS[ply]:
+                        if power_between(c, e, higher_than) & P[F_OTHERS]:
                             continue
                         dlt = abs(pts[c] - pts[e]) * fac
                         if side >= 0 and (pts[e] > pts[c]) == keep_high:
                             dlt = 0     # e is at least as good for the mover as c
-                        if MAXI[ply]:
+                        if P[F_MAXI]:
                             bound = BV[(ply << 5) | e] + dlt
-                            if bound > A[ply]:
+                            if bound > P[F_A]:
                                 continue
                         else:
                             bound = BV[(ply << 5) | e] - dlt
-                            if bound < B[ply]:
+                            if bound < P[F_B]:
                                 continue
                         if roem_on:
                             if pot < 0:
-                                pot = play_roem_potential_mask(hands, seat, TM[ply], tl, trump)
+                                pot = play_roem_potential_mask(hands, seat, P[F_TM], tl, trump)
                             if (pot >> c) & 1 or (pot >> e) & 1:
                                 continue
-                        if MAXI[ply]:
-                            BEST[ply] = max(BEST[ply], bound)
+                        if P[F_MAXI]:
+                            P[F_BEST] = max(P[F_BEST], bound)
                         else:
-                            BEST[ply] = min(BEST[ply], bound)
+                            P[F_BEST] = min(P[F_BEST], bound)
                         skip = True
                         break
                     if skip:
                         BV[(ply << 5) | c] = bound
-                        SEARCHED[ply] |= 1 << c
+                        P[F_SEARCHED] |= 1 << c
                         continue
                 # the child's window: the node's, but a null window for the cards after the
                 # first where the node's window is wider (principal variation search)
-                ca = A[ply]
-                cb = B[ply]
-                if RESEARCH[ply]:
-                    RESEARCH[ply] = 0
-                    ca = RA[ply]
-                    cb = RB[ply]
-                elif IDX[ply] > 1 and cb - ca > 1:
-                    SCOUT[ply] = 1
-                    if MAXI[ply]:
+                ca = P[F_A]
+                cb = P[F_B]
+                if P[F_RESEARCH]:
+                    P[F_RESEARCH] = 0
+                    ca = P[F_RA]
+                    cb = P[F_RB]
+                elif P[F_IDX] > 1 and cb - ca > 1:
+                    P[F_SCOUT] = 1
+                    if P[F_MAXI]:
                         cb = ca + 1
                     else:
                         ca = cb - 1
                 bit = 1 << c
                 hands[seat] ^= bit
-                CARD[ply] = c
+                P[F_CARD] = c
                 pc = pts[c]
-                REST[ply + 1] = REST[ply] - pc
-                REM[ply + 1] = REM[ply] ^ bit
+                C[F_REST] = P[F_REST] - pc
+                C[F_REM] = P[F_REM] ^ bit
                 if tl == 0:
-                    A[ply + 1] = ca
-                    B[ply + 1] = cb
-                    TM[ply + 1] = bit
-                    TP[ply + 1] = pc
-                    LED[ply + 1] = c >> 3
-                    WC[ply + 1] = c
-                    WS[ply + 1] = seat
+                    C[F_A] = ca
+                    C[F_B] = cb
+                    C[F_TM] = bit
+                    C[F_TP] = pc
+                    C[F_LED] = c >> 3
+                    C[F_WC] = c
+                    C[F_WS] = seat
                 elif tl < 3:
-                    A[ply + 1] = ca
-                    B[ply + 1] = cb
-                    TM[ply + 1] = TM[ply] | bit
-                    TP[ply + 1] = TP[ply] + pc
-                    LED[ply + 1] = LED[ply]
-                    if beats_card(c, WC[ply], LED[ply], trump, pw):
-                        WC[ply + 1] = c
-                        WS[ply + 1] = seat
+                    C[F_A] = ca
+                    C[F_B] = cb
+                    C[F_TM] = P[F_TM] | bit
+                    C[F_TP] = P[F_TP] + pc
+                    C[F_LED] = P[F_LED]
+                    if beats_card(c, P[F_WC], P[F_LED], trump, pw):
+                        C[F_WC] = c
+                        C[F_WS] = seat
                     else:
-                        WC[ply + 1] = WC[ply]
-                        WS[ply + 1] = WS[ply]
+                        C[F_WC] = P[F_WC]
+                        C[F_WS] = P[F_WS]
                 else:
-                    if beats_card(c, WC[ply], LED[ply], trump, pw):
+                    if beats_card(c, P[F_WC], P[F_LED], trump, pw):
                         winner = seat
-                        WC[ply + 1] = c         # the trick's winning card, for the killer
+                        C[F_WC] = c         # the trick's winning card, for the killer
                     else:
-                        winner = WS[ply]
-                        WC[ply + 1] = WC[ply]
-                    tp = TP[ply] + pc
-                    if REM[ply + 1] == 0:
+                        winner = P[F_WS]
+                        C[F_WC] = P[F_WC]
+                    tp = P[F_TP] + pc
+                    if C[F_REM] == 0:
                         tp += last_bonus
                     tr = 0
                     if roem_on:
-                        tr = trick_roem(TM[ply] | bit, trump)
-                    md = MD[k]
+                        tr = trick_roem(P[F_TM] | bit, trump)
+                    md = T[F_MD]
                     add = trick_add(winner, tp, tr, md, dteam)
-                    FL[k + 1], MD[k + 1], ND[k + 1] = after_trick(winner, tr, FL[k], md, ND[k],
+                    T[PLY_FIELDS + F_FL], T[PLY_FIELDS + F_MD], T[PLY_FIELDS + F_ND] = after_trick(winner, tr, T[F_FL], md, T[F_ND],
                                                                  dteam)
-                    ADD[ply] = add
-                    LD[k + 1] = winner
-                    A[ply + 1] = ca - add
-                    B[ply + 1] = cb - add
-                    TM[ply + 1] = 0
-                    TP[ply + 1] = 0
+                    P[F_ADD] = add
+                    T[PLY_FIELDS + F_LD] = winner
+                    C[F_A] = ca - add
+                    C[F_B] = cb - add
+                    C[F_TM] = 0
+                    C[F_TP] = 0
                     if use_tt_all and cnt0 - ply > 5:
                         # the next trick boundary's key (worked out with the prefetch) and slot,
                         # for its probe and store
                         key = NEXT_KEY[ply * 32 + c]
-                        KEY[ply + 1] = key
-                        SLOT[ply + 1] = tt_slot(key, cnt0 - ply - 1, ttm)
+                        C[F_KEY] = key
+                        C[F_SLOT] = tt_slot(key, cnt0 - ply - 1, ttm)
                 ply = (ply + 1) & 63
                 phase = 0
             else:
-                best = BEST[ply]
-                if (tlen0 + ply) & 3 == 0 and USETT[ply]:
-                    tt_store(tt, SLOT[ply], KEY[ply], gen, best, A0[ply], B0[ply],
+                best = P[F_BEST]
+                if (tlen0 + ply) & 3 == 0 and P[F_USETT]:
+                    tt_store(tt, P[F_SLOT], P[F_KEY], gen, best, P[F_A0], P[F_B0],
                              (cnt0 - ply) >> 2)
                     tt_stores += 1
                 ret = best
