@@ -1774,10 +1774,11 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                         tr = trick_roem(P[F_TM] | bit, trump)
                     md = T[F_MD]
                     add = trick_add(winner, tp, tr, md, dteam)
-                    T[PLY_FIELDS + F_FL], T[PLY_FIELDS + F_MD], T[PLY_FIELDS + F_ND] = after_trick(winner, tr, T[F_FL], md, T[F_ND],
-                                                                 dteam)
+                    nxt = pointer_at(T, PLY_FIELDS)     # the next trick's record
+                    nxt[F_FL], nxt[F_MD], nxt[F_ND] = after_trick(winner, tr, T[F_FL], md,
+                                                                  T[F_ND], dteam)
                     P[F_ADD] = add
-                    T[PLY_FIELDS + F_LD] = winner
+                    nxt[F_LD] = winner
                     C[F_A] = ca - add
                     C[F_B] = cb - add
                     C[F_TM] = 0
