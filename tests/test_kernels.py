@@ -231,6 +231,56 @@ def test_searcher_context_is_built_once_a_deal_and_trump():
     assert searcher.gen == gen + 1 and fourth[K.C_GEN] == gen + 1
 
 
+def test_move_ordering_is_kept_from_search_to_search_of_one_deal_trump_and_mode():
+    """The killers and history a Searcher keeps (``Searcher.order``): a later search of one
+    deal, trump and search mode starts from what the earlier ones learnt, another mode starts
+    with no killers, and another deal, trump or first player with none of either; so a solve's
+    nodes never depend on what the searcher solved before for another deal (the layouts of a
+    hint spread over workers)."""
+    from kraken_solver.bench import random_deals
+    a, b = random_deals(2, 3)
+    fresh = Searcher()
+    fresh.value(Position(b, 1, 0), "score")
+    used = Searcher()
+    for trump in range(4):
+        used.value(Position(a, trump, 2), "score")
+    used.value(Position(b, 0, 0), "points")            # the same deal, another trump first
+    n0 = used.nodes
+    used.value(Position(b, 1, 0), "score")
+    assert used.nodes - n0 == fresh.nodes
+
+    pos = Position(a, 3, 1, "klaverjas-rotterdam")
+    used.value(pos, "points")
+    killers = used.order[:K.ORDER_KILLERS].copy()
+    assert (killers >= 0).any() and used.order[K.ORDER_KILLERS:].any()
+    # a search that its bounds end at once (D's points are never negative) writes nothing:
+    # in the same mode the killers stay, in another they are gone, the history stays
+    assert used.search(pos, K.MODE_POINTS, 0, -1000, -999) >= -999
+    assert (used.order[:K.ORDER_KILLERS] == killers).all()
+    assert used.search(pos, K.MODE_MARGIN, 0, -1000, -999) >= -999
+    assert (used.order[:K.ORDER_KILLERS] == -1).all() and used.order[K.ORDER_KILLERS:].any()
+    used.context(Position(a, 2, 1, "klaverjas-rotterdam"))     # another trump
+    assert (used.order[:K.ORDER_KILLERS] == -1).all() and not used.order[K.ORDER_KILLERS:].any()
+
+
+@pytest.mark.parametrize("objective", ["score", "points"])
+def test_every_cards_value_is_the_same_with_the_ordering_kept_as_with_a_fresh_searcher(
+        objective):
+    from kraken_solver.bench import random_deals
+    from kraken_solver.solver import card_str, card_values_of
+    shared = Searcher()
+    for i, deal in enumerate(random_deals(6, 8)):
+        pos = Position(deal, i % 4, i % 3, "kraken" if i % 2 else "klaverjas-amsterdam")
+        for _ in range(i):                                  # part-played from the third
+            pos.play(pos.legal()[-1])
+        alone = {}
+        for c in pos.legal():
+            child = pos.copy()
+            child.play(c)
+            alone[card_str(c)] = Searcher().value(child, objective)
+        assert card_values_of(pos, objective, shared) == alone, (i, objective)
+
+
 def suit_class(byte: int, suit: int, trump: int, owner: list, roem_on: bool) -> tuple:
     """What a suit's part of a table key must tell apart, by definition: the cards left that
     are worth points, and the 0-point cards left (7 8 9, or 7 8 of trump) either as who holds
