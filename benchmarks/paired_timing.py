@@ -10,12 +10,16 @@ deal, the order of the versions rotating from deal to deal and from one repetiti
 (the version that runs after another sees its caches cold), and every deal keeps its fastest
 thread CPU time over the repetitions.  Drift of the machine's speed hits every version alike.
 
+With ``--all-cards`` a solve values every legal card of the first lead (``solve(...,
+all_cards=True, pv=False)``, as ``peer_colver.py`` times it) instead of the deal alone.
+
 Prints, per version: nodes, the sum over deals of the per-deal minimum seconds, M nodes/s and
 the values' checksum; exits 1 if the versions' values differ.
 
     python benchmarks/paired_timing.py /tmp/old . --objective points --deals 25 --reps 3
     python benchmarks/paired_timing.py /tmp/old . --suite benchmarks/suites/hard-25.txt
     python benchmarks/paired_timing.py /tmp/old . --keep /tmp/paired --reps 5
+    python benchmarks/paired_timing.py /tmp/old . --all-cards --objective points
 """
 
 from __future__ import annotations
@@ -57,6 +61,16 @@ def load(checkout: str, into: str):
             for part in ("solver", "rules", "bench")}
 
 
+def solve_one(solver, searcher, deal, trump: int, rules, args) -> list[int]:
+    """The value of ``deal`` with ``trump``, N first, or with ``args.all_cards`` the value of
+    every legal card of the first lead (by card), as a list of ints."""
+    if args.all_cards:
+        r = solver.solve(deal, trump, 0, rules=rules, objective=args.objective,
+                         all_cards=True, pv=False, searcher=searcher)
+        return [r.card_values[c] for c in sorted(r.card_values)]
+    return [searcher.value(solver.Position(deal, trump, 0, rules), args.objective)]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("checkouts", nargs="+", metavar="CHECKOUT")
@@ -65,6 +79,11 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=25, help="deals of random-N-seed1")
     ap.add_argument("--suite", help="a suite instead (random-N-seedS or a deal file, e.g. "
                                     "benchmarks/suites/hard-25.txt)")
+    ap.add_argument("--rules", help="rules as kraken-bench reads them, e.g. "
+                                    "klaverjas-amsterdam+trick_roem=false (the default: "
+                                    "as the objective says)")
+    ap.add_argument("--all-cards", action="store_true",
+                    help="value every legal card of the first lead, not only the deal")
     ap.add_argument("--reps", type=int, default=3, help="repetitions (the minimum counts)")
     ap.add_argument("--keep", metavar="DIR",
                     help="copy the packages into DIR and keep them there, with their compiled "
@@ -79,8 +98,11 @@ def main(argv=None) -> int:
         runs = []
         for v in versions:
             rules_cls = v["rules"].Rules
-            rules = (rules_cls.preset("klaverjas-rotterdam", trick_roem=False)
-                     if args.objective == "points" else rules_cls.preset("kraken"))
+            if args.rules:
+                rules = rules_cls.from_name(args.rules)
+            else:
+                rules = (rules_cls.preset("klaverjas-rotterdam", trick_roem=False)
+                         if args.objective == "points" else rules_cls.preset("kraken"))
             deals = (v["bench"].suite_deals(args.suite) if args.suite
                      else v["bench"].random_deals(args.deals, 1))
             searcher, position = v["solver"].Searcher, v["solver"].Position
@@ -96,12 +118,12 @@ def main(argv=None) -> int:
                     s = run["searcher"]
                     n0 = s.nodes
                     t0 = time.thread_time()
-                    vals = [s.value(v["solver"].Position(run["deals"][i], t, 0, run["rules"]),
-                                    args.objective) for t in range(4)]
+                    vals = [solve_one(v["solver"], s, run["deals"][i], t, run["rules"], args)
+                            for t in range(4)]
                     run["best"][i] = min(run["best"][i], time.thread_time() - t0)
                     if rep == 0:
                         run["nodes"] += s.nodes - n0
-                        run["values"] += vals
+                        run["values"] += [x for val in vals for x in val]
         for c, v, run in zip(args.checkouts, versions, runs):
             total = sum(run["best"])
             print(f"{c}: {args.objective} nodes {run['nodes']}  {total:.3f} s  "
