@@ -26,7 +26,11 @@ from kraken_solver.cluster import DaskPool, max_local_workers, parse_scheduler  
 from kraken_solver.errors import KrakenError  # noqa: E402
 
 SEED = 23
-DEALS = 6
+# 6 chunks of 4 deals: each chunk takes long enough (about 0.1 s on a fast core) for a test to
+# find a chunk in flight after the first result (with a deal a chunk, the whole batch could be
+# over by then)
+DEALS = 24
+CHUNK = 4
 
 
 def run(*args):
@@ -42,7 +46,7 @@ def config(**kw):
     kw.setdefault("deals", DEALS)
     kw.setdefault("seed", SEED)
     kw.setdefault("objectives", ("score", "points"))
-    kw.setdefault("chunk_size", 1)
+    kw.setdefault("chunk_size", CHUNK)
     return make_config(**kw)
 
 
@@ -140,12 +144,14 @@ def test_killed_worker_costs_a_retry_not_a_row(cluster, local_pool_file, tmp_pat
     def kill_a_busy_worker(pool, res):
         if killed:
             return
-        busy = [a for a, keys in pool.client.processing().items() if keys]
+        # one look at what the workers hold (a second could find the chunk just finished)
+        processing = pool.client.processing()
+        busy = [a for a, keys in processing.items() if keys]
         pids = pool.worker_pids()
         assert busy, "no chunk was in flight"
         pid = pids[busy[0]]
         os.kill(pid, signal.SIGKILL)
-        killed.append((pid, list(pool.client.processing()[busy[0]])))
+        killed.append((pid, list(processing[busy[0]])))
 
     res = run_batch(config(), out, scheduler=cluster.scheduler_address,
                     on_chunk=kill_a_busy_worker)
@@ -173,7 +179,7 @@ def test_interrupted_dask_run_resumes(cluster, local_pool_file, tmp_path):
     parts = sorted(p for p in os.listdir(f"{out}.parts") if p.startswith("chunk-"))
     assert len(parts) == 2 and not os.path.exists(out)
     res = run_batch(config(), out, scheduler=cluster.scheduler_address, resume=True)
-    assert res.chunks_reused == 2 and res.solved == DEALS - 2
+    assert res.chunks_reused == 2 and res.solved == DEALS - 2 * CHUNK
     assert values(out).equals(values(local_pool_file))
     meta = json.loads(open(f"{out}.meta.json").read())
     assert [s["scheduler"] for s in meta["sessions"]] == [cluster.scheduler_address] * 2
@@ -243,7 +249,8 @@ def test_a_scheduler_that_stops_answering_mid_run_stops_the_batch(cluster, tmp_p
     """Every network wait has a time limit: a scheduler silent while chunks run is asked
     after HEARTBEAT seconds and given CALL_TIMEOUT to answer."""
     import kraken_solver.cluster as cl
-    monkeypatch.setattr(cl, "HEARTBEAT", 0.1)
+    monkeypatch.setattr(cl, "HEARTBEAT", 0.05)
+    monkeypatch.setattr(cl, "POLL", 0.01)
     monkeypatch.setattr(cl, "CALL_TIMEOUT", 1.0)
     real_enter = cl.DaskPool.__enter__
 
@@ -256,6 +263,7 @@ def test_a_scheduler_that_stops_answering_mid_run_stops_the_batch(cluster, tmp_p
     t0 = time.monotonic()
     with pytest.raises(KrakenError, match="hear from the Dask scheduler .it stopped "
                                           "answering.*no answer within 1 s"):
-        run_batch(config(deals=2, chunk_size=2), out, scheduler=cluster.scheduler_address)
+        # one chunk of all the deals (0.4 s or more), so the scheduler is asked before it ends
+        run_batch(config(chunk_size=DEALS), out, scheduler=cluster.scheduler_address)
     assert time.monotonic() - t0 < 30
     assert not out.exists()
