@@ -20,7 +20,9 @@ from .roem import hand_roem_masks
 from .rules import Rules, as_rules
 
 OBJECTIVES = ("score", "points")
-DEFAULT_TT_BITS = 18
+# 2**15 entries (512 KiB): the whole table stays in a core's L2 cache from one solve to the
+# next; 2**18 (4 MiB) took 3-6% more time at 0.1-2.6% fewer nodes (benchmarks/README.md)
+DEFAULT_TT_BITS = 15
 # half the width (points) of the aspiration window about a guess (``Searcher.window_search``)
 ASPIRATION = 16
 
@@ -249,9 +251,10 @@ class Position:
 class Searcher:
     """Owns the transposition table and buffers that the kernels use; reuse it across solves.
 
-    ``tt_bits``: the table holds ``2**tt_bits`` entries of 16 bytes (18 -> 4 MB), in buckets
-    of four (one 64-byte cache line; ``_kernels.tt_find``); the boundaries of the last three
-    tricks use only its first 2**15 entries (``_kernels.tt_slot``).  ``use_tt=False`` searches
+    ``tt_bits``: the table holds ``2**tt_bits`` entries of 16 bytes (15, the default, ->
+    512 KiB), in buckets of four (one 64-byte cache line; ``_kernels.tt_find``); in a larger
+    table the boundaries of the last three tricks use only its first 2**15 entries
+    (``_kernels.tt_slot``).  ``use_tt=False`` searches
     without the table, ``near_cards=False`` without pruning near-equivalent cards
     (``_kernels.prune_dominated_last``; both for checks).  Raises KrakenError unless
     ``tt_bits`` is an int from 4 to 28 and ``use_tt`` and ``near_cards`` are bools."""
