@@ -614,6 +614,82 @@ def test_two_tricks_value_is_fail_soft(preset):
             assert (v <= alpha and exact <= v) or (v > alpha and exact >= v), (alpha, v, exact)
 
 
+def two_tricks_reference(hands, leader, trump, mode, lost, need, dteam, pit, double_spades,
+                         trump_rule, undertrump, roem_on):
+    """The value in ``mode`` (the _kernels docstring) of two tricks left, by plain minimax over
+    tests/naive.py's rules: ``hands`` four lists of two card texts, seats 0..3 = N E S W."""
+    bonus = naive.last_trick_bonus(SUITS[trump], double_spades)
+
+    def trick_value(trick, last):
+        cards = [c for _, c in trick]
+        pts = sum(naive.card_points(c, SUITS[trump], double_spades) for c in cards)
+        roem = naive.trick_roem(cards, SUITS[trump]) if roem_on else 0
+        return pts + (bonus if last else 0), roem
+
+    def play(hands, leader, trick, tricks):
+        if len(trick) == 4:
+            winner = naive.SEATS.index(naive.trick_winner(trick, SUITS[trump]))
+            tricks = tricks + [(winner, *trick_value(trick, len(tricks) == 1))]
+            if len(tricks) == 2:
+                won = [(w & 1) == dteam for w, _, _ in tricks]
+                if mode == K.MODE_POINTS:
+                    return sum(p + r for (w, p, r), d in zip(tricks, won) if d)
+                value = sum((p + r) * (1 if d else -1) for (w, p, r), d in zip(tricks, won))
+                if all(won) and lost == 0:
+                    value += pit
+                if mode == K.MODE_ROEM and sum(r for _, _, r in tricks) < need:
+                    return K.POS_BIG
+                return value
+            return play(hands, winner, [], tricks)
+        seat = (leader + len(trick)) & 3
+        legal = naive.legal_cards(hands[seat], trick, naive.SEATS[seat], SUITS[trump],
+                                  trump_rule, undertrump)
+        values = []
+        for c in legal:
+            rest = [h if i != seat else [x for x in h if x != c] for i, h in enumerate(hands)]
+            values.append(play(rest, leader, trick + [(naive.SEATS[seat], c)], tricks))
+        return max(values) if (seat & 1) == dteam else min(values)
+
+    return play(hands, leader, [], [])
+
+
+def test_two_tricks_value_in_every_mode():
+    """``two_tricks_value`` against a plain minimax over tests/naive.py's rules with two
+    tricks left, in every search mode (points, margin with the pit, roem needed), both trump
+    rules, undertrumping either way, trick roem on and off, double spades: with the full
+    window the exact value, with other windows a bound on the right side of it, exact
+    inside."""
+    from kraken_solver.cards import card_str
+    rng = np.random.default_rng(11)
+    for i in range(300):
+        cards = [int(c) for c in rng.permutation(32)[:8]]
+        masks = np.array([(1 << cards[2 * s]) | (1 << cards[2 * s + 1]) for s in range(4)],
+                         dtype=np.int64)
+        hands = [[card_str(cards[2 * s]), card_str(cards[2 * s + 1])] for s in range(4)]
+        trump, leader, dteam = int(rng.integers(4)), int(rng.integers(4)), int(rng.integers(2))
+        mode = (K.MODE_POINTS, K.MODE_MARGIN, K.MODE_ROEM)[i % 3]
+        lost, pit = int(rng.integers(2)), (0, 100)[int(rng.integers(2))]
+        need = int(rng.integers(1, 60)) if mode == K.MODE_ROEM else 0
+        double_spades = bool(rng.integers(2))
+        trump_rule = ("rotterdam", "amsterdam")[int(rng.integers(2))]
+        undertrump = ("forbidden", "forced")[int(rng.integers(2))]
+        roem_on = mode == K.MODE_ROEM or bool(rng.integers(2))
+        exact = two_tricks_reference(hands, leader, trump, mode, lost, need, dteam, pit,
+                                     double_spades, trump_rule, undertrump, roem_on)
+        pts, pw, higher = K.card_tables(trump, double_spades)
+        args = (masks, leader, trump, pw, pts, higher, trump_rule == "amsterdam",
+                undertrump == "forced", mode, lost, need, dteam, pit,
+                20 if (double_spades and trump == 0) else 10, roem_on)
+        case = (hands, trump, leader, dteam, mode, lost, need, pit, double_spades, trump_rule,
+                undertrump, roem_on)
+        assert K.two_tricks_value(*args, -K.INF, K.INF) == exact, case
+        for alpha in range(-300, 300, 13):
+            for width in (1, 25):
+                v = K.two_tricks_value(*args, alpha, alpha + width)
+                assert (v <= alpha and exact <= v) or (v >= alpha + width and exact >= v) \
+                    or (alpha < v < alpha + width and v == exact), (case, alpha, width, v, exact)
+
+
 def test_table_store_merges_fail_soft_results():
     """``tt_store``: below the window an upper bound, above it a lower bound, inside exact;
     bounds of one key and generation narrow each other."""
