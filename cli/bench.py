@@ -20,6 +20,7 @@ from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import count
 from kraken_solver.outputs import check_outputs, write_text
+from kraken_solver.solver import DEFAULT_TT_BITS
 
 
 #: --check lists this many differences, then says how many more there are
@@ -37,7 +38,7 @@ MISMATCHES_LISTED = 20
               show_default=True)
 @click.option("--limit", type=AsciiInt(1), default=None, help="Only the first N deals.")
 @click.option("--tt-bits", type=AsciiInt(8, 26), default=None,
-              help="Transposition table of 2**BITS entries (default 18).")
+              help=f"Transposition table of 2**BITS entries (default {DEFAULT_TT_BITS}).")
 @click.option("--repeat", type=AsciiInt(1, 100), default=1, show_default=True,
               help="Solve each (deal, trump) N times in a row, each from an empty table, and "
                    "time its fastest run (the slower runs are the machine's other work); the "
