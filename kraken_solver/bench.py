@@ -211,7 +211,29 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
         "tt_entries": int(searcher.tt.size // 2),
         "checksum": checksum(values), "values": [int(v) for v in values],
         "python": platform.python_version(), "machine": platform.machine(),
+        "cpu": cpu_model(), "cores": os.cpu_count(),
     }
+
+
+def cpu_model() -> str:
+    """The processor's name as the operating system gives it (``model name`` of
+    ``/proc/cpuinfo`` on Linux, else ``platform.processor()``), or ``"unknown"``: speed
+    figures depend on it (the same build ran 1.2x slower a node on one kind of x86-64 machine
+    than on another, while the C yardstick ran 1.2x faster), so every report names it."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_line() -> str:
+    """One line naming the machine a benchmark ran on: processor, cores, architecture."""
+    return f"{cpu_model()}, {os.cpu_count()} cores, {platform.machine()}"
 
 
 def _suite_size(name: str, limit: int | None) -> int | None:
@@ -243,7 +265,14 @@ def format_report(r: dict) -> str:
         f"  Numba load/compile (apart): {r['compile_or_load_s']:.2f} s;  "
         f"peak memory {r['peak_memory_mb']:.0f} MB;  TT entries {r['tt_entries']}",
         f"  values checksum {r['checksum']}",
-    ])
+    ] + _machine_lines(r))
+
+
+def _machine_lines(r: dict) -> list[str]:
+    """The report's machine line (reports stored before it was recorded have none)."""
+    if not r.get("cpu"):
+        return []
+    return [f"  machine: {r['cpu']}, {r.get('cores')} cores, {r.get('machine')}"]
 
 
 def load_report(path: str) -> dict:
@@ -444,6 +473,7 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
                            if pooled else None),
         "checksum": checksum(checks), "ms": ms, "nodes": nodes,
         "python": platform.python_version(), "machine": platform.machine(),
+        "cpu": cpu_model(), "cores": os.cpu_count(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
 
@@ -468,4 +498,4 @@ def format_hint_report(r: dict) -> str:
         "  load average at the end: " + (", ".join(f"{x:.2f}" for x in r["load_average"])
                                            if r.get("load_average") else "unknown"),
         f"  values checksum {r['checksum']}",
-    ])
+    ] + _machine_lines(r))

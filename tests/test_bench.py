@@ -326,3 +326,34 @@ def test_check_against_a_report_without_values_fails(tmp_path):
     report = run_suite("random-1-seed1", Rules(), "points")
     assert check_against(report, {"suite": report["suite"], "objective": "points",
                                   "rules": "kraken", "values": []})
+
+
+def test_reports_name_the_machine(monkeypatch):
+    """A report records the processor (speed figures depend on it) and prints it as its last
+    line; a report stored before the field existed prints none."""
+    import builtins
+    import os
+    import platform
+
+    from kraken_solver import bench
+
+    report = run_suite("random-1-seed3", Rules(), "score")
+    assert report["cpu"] == bench.cpu_model() and report["cpu"].strip()
+    assert report["cores"] == os.cpu_count()
+    last = format_report(report).splitlines()[-1]
+    assert last == f"  machine: {report['cpu']}, {os.cpu_count()} cores, {platform.machine()}"
+    old = {k: v for k, v in report.items() if k not in ("cpu", "cores")}
+    assert "machine:" not in format_report(old)
+    # where /proc/cpuinfo cannot be read, the platform's name (or "unknown") stands in
+    real_open = builtins.open
+
+    def no_cpuinfo(path, *a, **k):
+        if str(path) == "/proc/cpuinfo":
+            raise PermissionError(path)
+        return real_open(path, *a, **k)
+
+    monkeypatch.setattr(builtins, "open", no_cpuinfo)
+    monkeypatch.setattr(platform, "processor", lambda: "")
+    assert bench.cpu_model() == "unknown"
+    monkeypatch.setattr(platform, "processor", lambda: "x86_64")
+    assert bench.cpu_model() == "x86_64"
