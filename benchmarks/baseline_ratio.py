@@ -35,7 +35,7 @@ import tempfile
 
 import numpy as np
 
-from kraken_solver.bench import cpu_model, machine_line, suite_deals, timed_value
+from kraken_solver.bench import machine_info, machine_line, suite_deals, timed_value
 from kraken_solver.errors import KrakenError
 from kraken_solver.outputs import check_output, write_text
 from kraken_solver.rules import Rules
@@ -188,7 +188,7 @@ def compare(exe: str, deals, args) -> int:
               "ratio_of_means": cs["mean_ms"] / ks["mean_ms"],
               "median_chunk_ratio": float(np.median(chunk_ratios)),
               "node_ratio_of_medians": cs["median_nodes"] / ks["median_nodes"],
-              "cpu": cpu_model(), "cores": os.cpu_count()}
+              **machine_info()}
     print(f"suite {args.suite}: {len(k_rows)} solves, objective points, rules {rules.name}; "
           f"values equal"
           + (f"; the fastest of {args.repeat} runs of each" if args.repeat > 1 else ""))
@@ -199,7 +199,7 @@ def compare(exe: str, deals, args) -> int:
           f"({report['ratio_of_means']:.1f}x in mean time; median over chunks "
           f"{report['median_chunk_ratio']:.1f}x), with {report['node_ratio_of_medians']:.1f}x "
           f"fewer nodes at the median")
-    print(f"  machine: {machine_line()}")
+    print(f"  machine: {machine_line(report)}")
     if args.json:
         try:
             write_text(args.json, json.dumps(report, indent=1), what="--json",

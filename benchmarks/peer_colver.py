@@ -85,7 +85,7 @@ def main(argv=None) -> int:
         print("peer_colver.py: error: colver is not installed (pip install -e \".[bench]\")",
               file=sys.stderr)
         return 1
-    from kraken_solver.bench import machine_line, suite_deals
+    from kraken_solver.bench import machine_info, machine_line, suite_deals
     from kraken_solver.errors import KrakenError
     from kraken_solver.rules import Rules
     from kraken_solver.solver import Searcher, solve
@@ -138,7 +138,7 @@ def main(argv=None) -> int:
         print(f"  {name:14s} ms per solve: median {med:7.3f}  mean {mean:7.3f}  p95 {p95:7.3f}")
     (m1, a1, _), (m2, a2, _) = summary(ours), summary(theirs)
     print(f"  kraken-solver is {m2 / m1:.1f}x faster at the median, {a2 / a1:.1f}x in mean time")
-    print(f"  machine: {machine_line()}")
+    print(f"  machine: {machine_line(machine_info())}")
     return 0
 
 

@@ -210,8 +210,7 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
         "tt_entries": int(searcher.tt.size // 2),
         "checksum": checksum(values), "values": [int(v) for v in values],
-        "python": platform.python_version(), "machine": platform.machine(),
-        "cpu": cpu_model(), "cores": os.cpu_count(),
+        **machine_info(),
     }
 
 
@@ -231,9 +230,17 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def machine_line() -> str:
-    """One line naming the machine a benchmark ran on: processor, cores, architecture."""
-    return f"{cpu_model()}, {os.cpu_count()} cores, {platform.machine()}"
+def machine_info() -> dict:
+    """What a benchmark report records of the machine it ran on: ``python`` (version),
+    ``machine`` (architecture), ``cpu`` (:func:`cpu_model`) and ``cores``."""
+    return {"python": platform.python_version(), "machine": platform.machine(),
+            "cpu": cpu_model(), "cores": os.cpu_count()}
+
+
+def machine_line(info: dict) -> str:
+    """One line naming the machine of ``info`` (:func:`machine_info`, or a report holding
+    its fields): processor, cores, architecture."""
+    return f"{info['cpu']}, {info.get('cores')} cores, {info.get('machine')}"
 
 
 def _suite_size(name: str, limit: int | None) -> int | None:
@@ -272,7 +279,7 @@ def _machine_lines(r: dict) -> list[str]:
     """The report's machine line (reports stored before it was recorded have none)."""
     if not r.get("cpu"):
         return []
-    return [f"  machine: {r['cpu']}, {r.get('cores')} cores, {r.get('machine')}"]
+    return [f"  machine: {machine_line(r)}"]
 
 
 def load_report(path: str) -> dict:
@@ -472,8 +479,7 @@ def run_hint_suite(name: str, mode: str, rules: Rules, *, samples: int = 200,
         "peak_worker_mb": (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
                            if pooled else None),
         "checksum": checksum(checks), "ms": ms, "nodes": nodes,
-        "python": platform.python_version(), "machine": platform.machine(),
-        "cpu": cpu_model(), "cores": os.cpu_count(),
+        **machine_info(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
 
