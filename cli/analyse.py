@@ -327,7 +327,7 @@ def _png_path(ctx, param, value):
 @click.option("--seed", type=int, default=0, show_default=True,
               help="With --view player: SeedSequence seed of the drawn layouts.")
 @click.option("--workers", type=AsciiInt(), default=None,
-              help="With --view player: worker processes (default: one per core).")
+              help="With --view player: worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="With --view player: solve on a Dask cluster, as kraken-batch --scheduler.")
 @click.version_option(__version__, prog_name=PROG)

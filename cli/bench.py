@@ -57,7 +57,7 @@ MISMATCHES_LISTED = 20
 @click.option("--samples", type=click.IntRange(1, 100_000), default=None,
               help="With --hint: layouts drawn (lead: 200, review: 100 by default).")
 @click.option("--workers", type=AsciiInt(), default=None,
-              help="With --hint: worker processes (default one per core).")
+              help="With --hint: worker processes (default: one per core; at most 4 per core).")
 @click.version_option(__version__, prog_name="kraken-bench")
 @guard_output("kraken-bench")
 def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_path, check_path,

@@ -197,7 +197,7 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
               help="Rules for every deal (overrides [Rules]; [Double] still applies), e.g. "
                    "kraken or kraken-amsterdam.")
 @click.option("--workers", type=AsciiInt(), default=None,
-              help="Worker processes (default: one per core).")
+              help="Worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Solve on a Dask cluster, as kraken-batch --scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document per deal (JSON Lines).")

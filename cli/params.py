@@ -25,7 +25,19 @@ class AsciiChoice(click.Choice):
 
 
 class AsciiInt(click.IntRange):
-    """A ``click.IntRange`` of ASCII digits (an optional sign, then 0-9)."""
+    """A ``click.IntRange`` of ASCII digits (an optional sign, then 0-9).  Without ``min``
+    or ``max`` it is shown as ``INTEGER`` with no range (click would print ``[x<=None]``):
+    the bound is then checked where the value is used, which says why."""
+
+    def __init__(self, min=None, max=None, min_open=False, max_open=False, clamp=False):
+        super().__init__(min, max, min_open, max_open, clamp)
+        if min is None and max is None:
+            self.name = "integer"
+
+    def _describe_range(self) -> str:
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
 
     def convert(self, value, param, ctx):
         if isinstance(value, str):

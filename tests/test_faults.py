@@ -234,6 +234,14 @@ def test_help_and_version_to_a_full_or_closed_stdout(name):
         assert (p.returncode, p.stderr) == (141, ""), (p.returncode, p.stderr)
     p = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "Usage:" in p.stdout
+    # an option without a range of its own (--workers, bounded where it is used) showed
+    # "INTEGER RANGE ... [x<=None]"
+    assert "None" not in p.stdout, p.stdout
+    if "  --workers " in p.stdout:
+        text = " ".join(p.stdout.split())
+        workers = text[text.index(" --workers INTEGER "):]
+        assert re.match(r" --workers INTEGER [^.]*worker processes \(default: one per core; at "
+                        r"most 4 per core\)\.", workers, re.IGNORECASE), workers[:120]
 
 
 def _to_a_closed_pipe(args, **kw):
