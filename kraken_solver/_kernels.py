@@ -64,8 +64,8 @@ INF = 10_000_000
 
 # ctx array layout
 C_TRUMP, C_AMSTERDAM, C_UT_FORCED, C_TRICK_ROEM, C_PIT, C_DTEAM, C_LAST_BONUS, C_USE_TT, \
-    C_TT_MASK, C_GEN, C_NEAR = range(11)
-CTX_LEN = 11
+    C_TT_MASK, C_GEN, C_NEAR, C_PREFETCH = range(12)
+CTX_LEN = 12
 
 # stats array layout
 S_NODES, S_TT_HITS, S_TT_STORES = range(3)
@@ -1345,10 +1345,12 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
     winner's seat (F_WS); likewise the cards left (F_REM).  Leader, lost-a-trick flag, roem still
     needed and mode are kept once a trick (in the record of index ``(tlen0 + ply) >> 2``).  A
     trick boundary's table key and bucket (F_KEY, F_SLOT) are worked out when its trick is
-    completed; before the last card of a trick is chosen, the buckets of the positions each
-    legal card leads to are prefetched (their keys from the cards key of the cards left, only
-    the played card's suit worked out again: ``cards_key_without``), so the probe finds them in
-    the cache.
+    completed.  With ``ctx[C_PREFETCH]`` set, before the last card of a trick is chosen, the
+    buckets of the positions each legal card leads to are prefetched (their keys from the
+    cards key of the cards left, only the played card's suit worked out again:
+    ``cards_key_without``), so the probe finds them in the cache; without it the key is worked
+    out for the card played only (where the whole table stays in the L2 cache, the prefetch
+    saves nothing and its keys cost 2%: ``Searcher``).
     """
     # raw pointers, not reference counted where they are passed on (``data_pointer``)
     hands = data_pointer(hands_in)
@@ -1364,6 +1366,9 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
     gen = ctx[C_GEN]
     ttm = ctx[C_TT_MASK] & 0x3FFFFFFF  # < 2**28: known non-negative, so is every slot
     use_tt_all = ctx[C_USE_TT] != 0
+    # the fourth hand's prefetch of the next boundaries' buckets (and their keys, worked out
+    # for every legal card): paid where the table misses the L2 cache (``Searcher``)
+    prefetch_on = use_tt_all and ctx[C_PREFETCH] != 0
     pit = ctx[C_PIT]
     roem_on = ctx[C_TRICK_ROEM] != 0
     last_bonus = ctx[C_LAST_BONUS]
@@ -1467,7 +1472,7 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                     # the table first, then the bounds below against the window it narrowed
                     # (the other way round: 2-3% more nodes and 1-2% more time, paired).
                     # F_KEY and F_SLOT were set when the trick was completed (and the slot
-                    # prefetched before its last card was chosen)
+                    # prefetched before its last card was chosen, with C_PREFETCH)
                     key = P[F_KEY]
                     slot = P[F_SLOT]
                     P[F_USETT] = 1
@@ -1556,7 +1561,7 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
             else:
                 legal = legal_mask_follow(hand, P[F_LED], P[F_WC], P[F_WS], seat, trump,
                                           amsterdam, ut_forced, higher_than)
-                if tl == 3 and use_tt_all and cnt0 - ply > 5:
+                if tl == 3 and prefetch_on and cnt0 - ply > 5:
                     # fetch the table slot of the position after each card that can end the
                     # trick into the cache now, well ahead of its probe
                     m = legal
@@ -1820,9 +1825,13 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
                     C[F_TM] = 0
                     C[F_TP] = 0
                     if use_tt_all and cnt0 - ply > 5:
-                        # the next trick boundary's key (worked out with the prefetch) and slot,
-                        # for its probe and store
-                        key = NEXT_KEY[ply * 32 + c]
+                        # the next trick boundary's key (worked out with the prefetch, or now)
+                        # and slot, for its probe and store
+                        if prefetch_on:
+                            key = NEXT_KEY[ply * 32 + c]
+                        else:
+                            key = boundary_key(C[F_REM], winner, nxt[F_FL], nxt[F_MD], nxt[F_ND],
+                                               pit, codes)
                         C[F_KEY] = key
                         C[F_SLOT] = tt_slot(key, cnt0 - ply - 1, ttm)
                 ply = (ply + 1) & 63

@@ -480,6 +480,52 @@ def test_suit_symbols_sets_and_use_tt():
             Searcher(use_tt=bad)
         with pytest.raises(KrakenError, match="near_cards must be True or False"):
             Searcher(near_cards=bad)
+    for bad in (1, "yes", 0.5):
+        with pytest.raises(KrakenError, match="prefetch must be None, True or False"):
+            Searcher(prefetch=bad)
+
+
+def test_the_table_is_prefetched_where_it_misses_the_l2_cache(tmp_path, monkeypatch):
+    """``l2_cache_bytes`` reads a core's L2 size from Linux's sysfs layout (the level-2 data or
+    unified entry, sizes in K or M); ``Searcher``'s default prefetches where the table takes
+    more than a quarter of it, or where the size is unknown."""
+    from kraken_solver import solver
+    from kraken_solver.solver import Searcher, l2_cache_bytes, prefetch_pays
+
+    def cache_dir(entries):
+        root = tmp_path / f"cache{len(list(tmp_path.iterdir()))}"
+        for i, (level, kind, size) in enumerate(entries):
+            d = root / f"index{i}"
+            d.mkdir(parents=True)
+            (d / "level").write_text(f"{level}\n")
+            (d / "type").write_text(f"{kind}\n")
+            (d / "size").write_text(f"{size}\n")
+        return root
+
+    layouts = [
+        ([(1, "Data", "48K"), (1, "Instruction", "32K"), (2, "Unified", "2048K"),
+          (3, "Unified", "491520K")], 2 << 20),
+        ([(1, "Data", "32K"), (2, "Unified", "1M")], 1 << 20),
+        ([(1, "Data", "32K"), (2, "Instruction", "1M")], None),   # no L2 for data
+        ([(2, "Unified", "big")], None),
+        ([], None),
+    ]
+    for entries, expected in layouts:
+        monkeypatch.setattr(solver, "CACHE_SYSFS", str(cache_dir(entries)))
+        l2_cache_bytes.cache_clear()
+        assert l2_cache_bytes() == expected, entries
+    monkeypatch.setattr(solver, "CACHE_SYSFS", str(tmp_path / "missing"))
+    l2_cache_bytes.cache_clear()
+    assert l2_cache_bytes() is None and prefetch_pays(16) and Searcher().prefetch
+    monkeypatch.setattr(solver, "CACHE_SYSFS", str(cache_dir([(2, "Unified", "2048K")])))
+    l2_cache_bytes.cache_clear()
+    try:
+        # the default table (2**15 entries of 16 bytes: 512 KiB) is a quarter of 2 MiB
+        assert not Searcher().prefetch and Searcher(tt_bits=16).prefetch
+        assert not prefetch_pays(512 << 10) and prefetch_pays((512 << 10) + 1)
+        assert Searcher(prefetch=True).prefetch and not Searcher(tt_bits=20, prefetch=False).prefetch
+    finally:
+        l2_cache_bytes.cache_clear()
 
 
 def test_a_searcher_that_is_not_one_and_final_value_too_early_are_input_errors():

@@ -169,6 +169,17 @@ def test_pruning_near_equivalent_cards_changes_nothing(p):
     assert values(p, searcher=Searcher(near_cards=False, use_tt=False)) == reference, repro(p)
 
 
+@settings(max_examples=examples(60))
+@given(p=positions())
+def test_prefetching_the_table_changes_nothing(p):
+    """With the table's buckets prefetched at the fourth hand and without (``Searcher``'s
+    ``prefetch``: only where the keys are worked out differs), the values and the node
+    counts are the same: the same tree is searched."""
+    on, off = Searcher(prefetch=True), Searcher(prefetch=False)
+    assert values(p, searcher=on) == values(p, searcher=off), repro(p)
+    assert on.nodes == off.nodes, repro(p)
+
+
 @settings(max_examples=examples(40))
 @given(ps=st.lists(positions(max_k=4), min_size=2, max_size=4))
 def test_a_reused_searcher_gives_fresh_values(ps):
