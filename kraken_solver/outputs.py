@@ -5,8 +5,11 @@ page) is the user's data.  This module decides once what may be written and how:
 
 - **Where.**  The path is resolved through symbolic links (:func:`os.path.realpath`): a link
   to a file is written *through*, on purpose (the file it points to is replaced; the link
-  stays a link).  What the path resolves to must be a regular file or a new name in an
-  existing directory.  Anything else (a directory, a device such as ``/dev/null``, a named
+  stays a link; ``latest.csv -> runs/2026-12-03.csv``), but only to a file of the link's own
+  kind: its name must end as the link's does (the same extension, ``.meta.json`` for a
+  sidecar), so that a link made for something else (``out.csv`` to a sidecar, ``page.html``
+  to a deal file, a plot's name to a CSV) is refused rather than followed over another file.
+  What the path resolves to must be a regular file or a new name in an existing directory.  Anything else (a directory, a device such as ``/dev/null``, a named
   pipe, a socket, an empty name, ``-``, a link such as ``/dev/stdout`` that names an open
   file descriptor rather than a file) is refused before any work is done, and so is a folder
   where no file can be made (``/proc``, ``/sys``, a read-only mount: a temporary file is
@@ -93,6 +96,15 @@ def _resolve(path: str, what: str) -> str:
     return target
 
 
+def _kind(name: str) -> str:
+    """What a file name says its file is: ``.meta.json`` for a batch sidecar, else its last
+    extension (lower case; ``""`` for none)."""
+    name = name.lower()
+    if name.endswith(".meta.json"):
+        return ".meta.json"
+    return os.path.splitext(name)[1]
+
+
 def check_output(path, *, what: str = "the output", inputs=(), probe: bool = True) -> str:
     """Check that ``path`` may be written (module docstring) and return the resolved path the
     data will be renamed onto.  Changes nothing (but a temporary file made and removed in
@@ -103,7 +115,8 @@ def check_output(path, *, what: str = "the output", inputs=(), probe: bool = Tru
     OutputError (``source`` = ``path``) for an empty name or ``-``, a path that resolves to
     anything but a regular file or a new name, a missing or non-directory parent, a directory
     that cannot be written (also where permissions allow it but no file can be made), a file
-    that cannot be replaced (immutable or append-only), or an output that is one of
+    that cannot be replaced (immutable or append-only), a link to a file of another kind (its
+    name ends otherwise than the link's: ``_kind``), or an output that is one of
     ``inputs``."""
     if path is None or not isinstance(path, (str, os.PathLike)):
         raise OutputError(f"{what} must be a file name", token=repr(path))
@@ -126,6 +139,15 @@ def check_output(path, *, what: str = "the output", inputs=(), probe: bool = Tru
         via = f" (through a link to {target})" if target != os.path.abspath(path) else ""
         raise OutputError(f"{what} must be a regular file or a new file name, and this is "
                           f"{file_kind(st.st_mode)}{via}: give another name", source=path)
+    given, found = os.path.basename(os.path.abspath(path)), os.path.basename(target)
+    if given != found and _kind(given) != _kind(found):
+        def said(k):
+            return f"'{k}'" if k else "no extension"
+        raise OutputError(f"{what} is a link to {target}, a file of another kind ("
+                          f"{said(_kind(found))}, where the link's name has "
+                          f"{said(_kind(given))}): writing through it would replace that file; "
+                          f"a link is written through only to a file whose name ends as its "
+                          f"own: give the file itself or another name", source=path)
     parent = os.path.dirname(target) or os.curdir
     try:
         pst = os.stat(parent)

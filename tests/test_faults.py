@@ -334,6 +334,24 @@ def test_a_symlink_out_is_written_through(tmp_path):
     assert not (tmp_path / "link.csv.meta.json").exists()
 
 
+def test_a_symlink_out_to_an_earlier_sidecar_is_refused(tmp_path):
+    """--out bm.csv with bm.csv -> b.csv.meta.json (an earlier run's sidecar) replaced that
+    sidecar with rows and wrote b.csv.meta.json.meta.json; a sidecar name that links to the
+    earlier output replaced the output with JSON.  Both are refused before any work, and
+    the earlier run's sidecar still reads (it resumes)."""
+    out = tmp_path / "b.csv"
+    assert batch("--deals", 1, "--workers", 1, "--out", out, "--quiet").exit_code == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    (tmp_path / "bm.csv").symlink_to(tmp_path / "b.csv.meta.json")
+    (tmp_path / "bself.csv.meta.json").symlink_to(out)
+    for name in ("bm.csv", "bself.csv"):
+        res = batch("--deals", 1, "--workers", 1, "--out", tmp_path / name, "--quiet")
+        assert res.exit_code == 1 and "a file of another kind" in res.output, res.output
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if not p.is_symlink()} == before
+    res = batch("--deals", 1, "--workers", 1, "--out", out, "--resume", "--quiet")
+    assert res.exit_code == 0, res.output
+
+
 def test_workers_are_bounded_in_the_batch(tmp_path):
     res = batch("--deals", 2, "--workers", 9999, "--out", tmp_path / "o.csv")
     one_line_error(res)

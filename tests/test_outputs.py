@@ -41,6 +41,50 @@ def test_a_link_is_written_through_and_stays_a_link(tmp_path):
     assert real.read_text() == "new"
 
 
+@pytest.mark.parametrize("link_name, target_name", [
+    ("bm.csv", "b.csv.meta.json"),          # an output's name on an earlier run's sidecar
+    ("out.csv.meta.json", "b.csv"),         # a sidecar's name on an earlier output
+    ("page.html", "deals.txt"),             # an exported page on a deal file
+    ("plot.png", "deals.txt"),
+    ("report.json", "notes"),               # a file without an extension
+    ("notes", "report.json"),
+])
+def test_a_link_to_a_file_of_another_kind_is_refused(tmp_path, link_name, target_name):
+    """A link is written through only to a file whose name ends as its own (the same
+    extension, ``.meta.json`` for a sidecar): a link made for something else was followed
+    over another file (kraken-batch --out bm.csv, bm.csv -> b.csv.meta.json, replaced the
+    earlier run's sidecar with rows).  The file stays as it was, the link a link; a new
+    name behind a dangling link of another kind is refused as well."""
+    target = tmp_path / target_name
+    target.write_text("keep")
+    link = tmp_path / link_name
+    link.symlink_to(target)
+    with pytest.raises(OutputError, match="a link to .*a file of another kind") as e:
+        write_text(link, "new")
+    assert e.value.source == str(link)
+    assert target.read_text() == "keep" and link.is_symlink()
+    target.unlink()
+    with pytest.raises(OutputError, match="a file of another kind"):
+        check_output(link)
+    assert not target.exists()
+
+
+def test_a_link_of_the_same_kind_and_a_linked_folder_are_written_through(tmp_path):
+    """``latest.csv -> runs/2026.CSV`` (the case of the extension aside) and a path through a
+    linked folder (the file's own name unchanged) are written through."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (tmp_path / "latest.csv").symlink_to(runs / "2026.CSV")
+    write_text(tmp_path / "latest.csv", "rows")
+    assert (runs / "2026.CSV").read_text() == "rows"
+    (tmp_path / "plots").symlink_to(runs)
+    write_text(tmp_path / "plots" / "notes", "text")
+    assert (runs / "notes").read_text() == "text"
+    (tmp_path / "run.meta.json").symlink_to(runs / "old.csv.meta.json")
+    write_text(tmp_path / "run.meta.json", "{}")
+    assert (runs / "old.csv.meta.json").read_text() == "{}"
+
+
 @pytest.mark.parametrize("name", ["", "   ", "-"])
 def test_empty_name_and_dash_are_refused(name):
     with pytest.raises(OutputError, match="file name"):
