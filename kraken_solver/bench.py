@@ -21,6 +21,7 @@ import os
 import platform
 import re
 import resource
+import stat
 import time
 from array import array
 
@@ -30,6 +31,7 @@ from .cards import is_int
 from .formatting import count
 from .deal import Deal
 from .errors import KrakenError
+from .outputs import file_kind
 from .roem import hand_roem_masks
 from .rules import Rules
 from .solver import Position, Searcher, default_searcher
@@ -282,14 +284,51 @@ def _machine_lines(r: dict) -> list[str]:
     return [f"  machine: {machine_line(r)}"]
 
 
+#: the largest stored report ``--check`` reads (about 6 million solves' values)
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+
+
 def load_report(path: str) -> dict:
-    """A stored kraken-bench JSON report.  Raises KrakenError if it cannot be read or has no
-    ``values`` list."""
+    """A stored kraken-bench JSON report: a regular file of at most MAX_REPORT_BYTES.  Raises
+    KrakenError if it is anything else (a pipe or a device is refused at once, never waited
+    on or read without end), cannot be read or decoded (nesting too deep included), or has no
+    ``values`` list of whole numbers."""
     try:
-        with open(path, encoding="utf-8") as f:
-            expected = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise KrakenError(f"cannot read the stored report: {e}", source=path) from None
+        # non-blocking: opening a named pipe nobody writes to must not wait
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        raise KrakenError(f"cannot read the stored report: {e.strerror or e}",
+                          source=path) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise KrakenError(f"the stored report must be a regular file (a kraken-bench "
+                              f"--json report), not {file_kind(st.st_mode)}", source=path)
+        if st.st_size > MAX_REPORT_BYTES:
+            raise KrakenError(f"the stored report is larger than {MAX_REPORT_BYTES // 2**20} "
+                              f"MiB ({st.st_size:,} bytes): not a kraken-bench report",
+                              source=path)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_REPORT_BYTES + 1)
+    except OSError as e:
+        raise KrakenError(f"cannot read the stored report: {e.strerror or e}",
+                          source=path) from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_REPORT_BYTES:
+        raise KrakenError(f"the stored report is larger than {MAX_REPORT_BYTES // 2**20} MiB: "
+                          "not a kraken-bench report", source=path)
+    try:
+        expected = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise KrakenError(f"cannot read the stored report: not UTF-8 text (byte {e.start})",
+                          source=path) from None
+    except json.JSONDecodeError as e:
+        raise KrakenError(f"cannot read the stored report: not JSON: {e.msg}",
+                          source=path, line=e.lineno, column=e.colno) from None
+    except RecursionError:
+        raise KrakenError("cannot read the stored report: its JSON is nested too deeply "
+                          "(not a kraken-bench report)", source=path) from None
     if not isinstance(expected, dict) or not isinstance(expected.get("values"), list):
         raise KrakenError("not a kraken-bench JSON report (no 'values' list)", source=path)
     if not expected["values"]:

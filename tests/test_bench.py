@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver.bench import (check_against, checksum, deals_checksum, format_report,
-                                 random_deals, run_suite, suite_deals)
+                                 load_report, random_deals, run_suite, suite_deals)
 from kraken_solver.cli.bench import main as bench_main
 from kraken_solver.errors import KrakenError
 from kraken_solver.rules import Rules
@@ -326,6 +326,38 @@ def test_check_against_a_report_without_values_fails(tmp_path):
     report = run_suite("random-1-seed1", Rules(), "points")
     assert check_against(report, {"suite": report["suite"], "objective": "points",
                                   "rules": "kraken", "values": []})
+
+
+def test_check_refuses_what_is_no_report_at_once(tmp_path, monkeypatch):
+    """--check /dev/zero read without end (a MemoryError traceback under a memory limit),
+    a named pipe nobody writes to waited for ever, 100,000 '[' gave a RecursionError
+    traceback: each is one line naming the file, before any solve."""
+    import os
+
+    from kraken_solver import bench
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{}")
+    cut = tmp_path / "cut.json"
+    cut.write_text('{"values": [1,')
+    big = tmp_path / "big.json"
+    big.write_text('{"values": [' + "1," * (1 << 19) + '1]}')
+    monkeypatch.setattr(bench, "MAX_REPORT_BYTES", 1 << 20)
+    for path, why in ((os.devnull, "must be a regular file .* not a character device"),
+                      (fifo, "must be a regular file .* not a named pipe"),
+                      (deep, "nested too deeply"), (bad, "not UTF-8 text .byte 0."),
+                      (cut, r"line 1, column 15: cannot read the stored report: not JSON"),
+                      (big, "larger than 1 MiB .1,048,591 bytes.")):
+        with pytest.raises(KrakenError, match=why):
+            load_report(str(path))
+        res = CliRunner().invoke(bench_main, ["--suite", "random-1-seed1", "--quiet",
+                                              "--check", str(path)])
+        assert res.exit_code == 1 and "median" not in res.output, res.output
+        assert "Traceback" not in res.output and res.output.count("\n") == 1, res.output
 
 
 def test_reports_name_the_machine(monkeypatch):
