@@ -14,7 +14,7 @@ import click
 
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
-from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.cli.params import MAX_ADVISE_SAMPLES, MAX_SEED, AsciiChoice, AsciiInt
 
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
@@ -32,9 +32,9 @@ PROG = "kraken-advise"
 @click.option("--first", type=AsciiChoice(list(SEATS)), default=None,
               help="First player, who chose trump (default: --seat, with or without --trump; "
                    "give the seat that chose trump to advise --seat as a defender).")
-@click.option("--samples", type=AsciiInt(1), default=1000, show_default=True,
+@click.option("--samples", type=AsciiInt(1, MAX_ADVISE_SAMPLES), default=1000, show_default=True,
               help="Random layouts of the unseen cards to solve.")
-@click.option("--seed", type=AsciiInt(0), default=1, show_default=True,
+@click.option("--seed", type=AsciiInt(0, MAX_SEED), default=1, show_default=True,
               help="SeedSequence seed of the samples.")
 @click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
               help=RULES_HELP)

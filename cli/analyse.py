@@ -29,7 +29,8 @@ from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
                                symbols_ok as _symbols_ok)
 from kraken_solver.cards import SEATS, SUITS
-from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
+from kraken_solver.cli.params import (MAX_HINT_SAMPLES, MAX_SEED, AsciiChoice, AsciiInt,
+                                      one_standard_input)
 from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
@@ -322,9 +323,9 @@ def _png_path(ctx, param, value):
               show_default=True,
               help="player: also each card's player's hint at that moment (what they could "
                    "see) and its player's-view cost beside the double-dummy cost.")
-@click.option("--samples", type=int, default=100, show_default=True,
+@click.option("--samples", type=AsciiInt(1, MAX_HINT_SAMPLES), default=100, show_default=True,
               help="With --view player: layouts a decision (exact when fewer are consistent).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=AsciiInt(0, MAX_SEED), default=0, show_default=True,
               help="With --view player: SeedSequence seed of the drawn layouts.")
 @click.option("--workers", type=AsciiInt(), default=None,
               help="With --view player: worker processes (default: one per core; at most 4 per core).")

@@ -20,7 +20,7 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
-from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.cli.params import MAX_BATCH_DEALS, MAX_SEED, AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
 from kraken_solver.formatting import count
 
@@ -64,11 +64,11 @@ def _raise_interrupt(signum, frame):
 
 @click.group(name=PROG, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--deals", type=AsciiInt(1), default=None,
+@click.option("--deals", type=AsciiInt(1, MAX_BATCH_DEALS), default=None,
               help="Generate this many seeded deals.")
 @click.option("--input", "input_path", type=click.Path(dir_okay=False), default=None,
               help="Solve the deals of this deal file (either form) instead.")
-@click.option("--seed", type=AsciiInt(0), default=1, show_default=True,
+@click.option("--seed", type=AsciiInt(0, MAX_SEED), default=1, show_default=True,
               help="SeedSequence seed of the generated deals.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="The output file (also OUT.meta.json and, while running, OUT.parts/).")

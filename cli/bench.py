@@ -54,7 +54,7 @@ MISMATCHES_LISTED = 20
               help="Time player's-view hints instead, one a deal: lead (the first lead, "
                    "--samples layouts), exact3 (exact, 3 cards a hand) or review (a whole "
                    "deal reviewed as each player saw it, --samples layouts a decision).")
-@click.option("--samples", type=click.IntRange(1, 100_000), default=None,
+@click.option("--samples", type=AsciiInt(1, 100_000), default=None,
               help="With --hint: layouts drawn (lead: 200, review: 100 by default).")
 @click.option("--workers", type=AsciiInt(), default=None,
               help="With --hint: worker processes (default: one per core; at most 4 per core).")

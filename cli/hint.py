@@ -26,7 +26,8 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
-from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
+from kraken_solver.cli.params import (MAX_HINT_SAMPLES, MAX_SEED, AsciiChoice, AsciiInt,
+                                      one_standard_input)
 from kraken_solver.cards import SEATS
 from kraken_solver.dealfile import DealSpec, parse_deal_file
 from kraken_solver.errors import KrakenError
@@ -182,10 +183,10 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False, allow_dash=True),
                 callback=one_standard_input)
-@click.option("--samples", type=int, default=None,
+@click.option("--samples", type=AsciiInt(1, MAX_HINT_SAMPLES), default=None,
               help="Layouts to draw and solve (default: all of them when they number at most "
                    "2,000, else 200).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=AsciiInt(0, MAX_SEED), default=0, show_default=True,
               help="SeedSequence seed of the drawn layouts.")
 @click.option("--objective", type=click.Choice(["score", "points"]), default="score",
               show_default=True, help="The value the means and the best card use.")

@@ -9,6 +9,20 @@ from __future__ import annotations
 
 import click
 
+# the bounds of typed numbers, shown in --help and checked before any work; the library
+# checks the same bounds (tests/test_faults.py holds the two equal) and says why
+#: SeedSequence seeds on the command line (kraken-batch, -advise, -hint, -analyse, -view)
+MAX_SEED = 2**63 - 1
+#: kraken-batch --deals (``kraken_solver.batch.MAX_DEALS``)
+MAX_BATCH_DEALS = 10**9
+#: kraken-hint and kraken-analyse --samples (``kraken_solver.hint.MAX_SAMPLES``)
+MAX_HINT_SAMPLES = 10**6
+#: kraken-advise --samples (``kraken_solver.advise.MAX_SAMPLES``)
+MAX_ADVISE_SAMPLES = 10**7
+#: digits past which a typed whole number is refused as too large without being converted
+#: (Python refuses to convert more than 4,300 and would call it "not a valid integer")
+MAX_DIGITS = 30
+
 
 class AsciiChoice(click.Choice):
     """A ``click.Choice`` (case-insensitive by default) that refuses non-ASCII text before
@@ -42,8 +56,16 @@ class AsciiInt(click.IntRange):
     def convert(self, value, param, ctx):
         if isinstance(value, str):
             text = value.strip()
-            if not text.isascii() or not text.lstrip("+-").isdigit():
-                self.fail(f"{value!r} is not a whole number (ASCII digits 0-9)", param, ctx)
+            digits = text.lstrip("+-")
+            if not text.isascii() or not digits.isdigit():
+                shown = value if len(value) <= 40 else value[:20] + "..."
+                self.fail(f"{shown!r} is not a whole number (ASCII digits 0-9)", param, ctx)
+            if len(digits.lstrip("0")) > MAX_DIGITS:
+                # refused unconverted: Python converts at most 4,300 digits, and the message
+                # would echo every one of them
+                bound = self._describe_range()
+                self.fail(f"{text[:12]}... ({len(digits):,} digits) is too large"
+                          + (f": expected {bound}" if bound else ""), param, ctx)
         return super().convert(value, param, ctx)
 
 

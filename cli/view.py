@@ -29,7 +29,7 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cards import SEATS
 from kraken_solver.cli import first_run_notice
-from kraken_solver.cli.params import AsciiChoice
+from kraken_solver.cli.params import MAX_SEED, AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
 
 PROG = "kraken-view"
@@ -95,9 +95,9 @@ def serve(app, port: int):
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--random", "seed", type=click.IntRange(0, 2**63 - 1), metavar="SEED",
+@click.option("--random", "seed", type=AsciiInt(0, MAX_SEED), metavar="SEED",
               help="Deal a random deal (deal 0 of kraken-batch --seed SEED) instead of a FILE.")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+@click.option("--port", type=AsciiInt(0, 65535), default=0, show_default=True,
               help="The port on 127.0.0.1 (0: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the address only; open no browser.")
 @click.option("--export", "export", type=click.Path(dir_okay=False), metavar="PAGE.html",

@@ -334,6 +334,46 @@ def test_a_symlink_out_is_written_through(tmp_path):
     assert not (tmp_path / "link.csv.meta.json").exists()
 
 
+def test_typed_numbers_are_bounded_in_the_options_themselves():
+    """--deals, --samples and --seed showed [x>=1] or no range and were bounded only later;
+    kraken-hint and kraken-analyse took '\u0662' (Arabic-Indic two) for 2; a 5,000-digit
+    number was 'not a valid integer' and echoed whole.  The bounds in the options are the
+    library's own."""
+    from kraken_solver import advise, batch, hint
+    from kraken_solver.cli import params
+    from kraken_solver.cli.advise import main as advise_main
+    from kraken_solver.cli.analyse import main as analyse_main
+    from kraken_solver.cli.hint import main as hint_main
+    from kraken_solver.cli.view import main as view_main
+
+    assert (params.MAX_BATCH_DEALS, params.MAX_HINT_SAMPLES, params.MAX_ADVISE_SAMPLES) == \
+        (batch.MAX_DEALS, hint.MAX_SAMPLES, advise.MAX_SAMPLES)
+    huge = "9" * 5000
+    deal = os.path.join(os.path.dirname(__file__), "..", "datasets", "hint_lead.txt")
+    played = os.path.join(os.path.dirname(__file__), "..", "datasets", "played_deal.txt")
+    cases = [
+        (batch_main, ["--deals", huge, "--out", "x.csv"], "--deals", "1<=x<=1000000000"),
+        (batch_main, ["--deals", str(10**9 + 1), "--out", "x.csv"], "--deals", "1<=x<=1000000000"),
+        (batch_main, ["--deals", "1", "--seed", huge, "--out", "x.csv"], "--seed",
+         "0<=x<=9223372036854775807"),
+        (hint_main, [deal, "--samples", huge], "--samples", "1<=x<=1000000"),
+        (hint_main, [deal, "--seed", "\u0662"], "--seed", "ASCII digits"),
+        (analyse_main, [played, "--view", "player", "--samples", "\u0662"], "--samples",
+         "ASCII digits"),
+        (advise_main, ["SA,SK,ST,HA,HT,DA,DT,CA", "--samples", str(10**7 + 1)], "--samples",
+         "1<=x<=10000000"),
+        (view_main, ["--random", huge], "--random", "0<=x<=9223372036854775807"),
+    ]
+    for main, args, option, why in cases:
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert f"Invalid value for '{option}'" in res.output and why in res.output, res.output
+        assert huge not in res.output and "Traceback" not in res.output
+    for main in (batch_main, hint_main, analyse_main, advise_main, view_main):
+        text = CliRunner().invoke(main, ["--help"]).output
+        assert "None" not in text and "x>=1]" not in text, text
+
+
 def test_a_symlink_out_to_an_earlier_sidecar_is_refused(tmp_path):
     """--out bm.csv with bm.csv -> b.csv.meta.json (an earlier run's sidecar) replaced that
     sidecar with rows and wrote b.csv.meta.json.meta.json; a sidecar name that links to the

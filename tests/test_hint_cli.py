@@ -200,10 +200,14 @@ def test_errors_echo_the_users_own_text(tmp_path):
 def test_bad_options(tmp_path):
     f = tmp_path / "hint.txt"
     f.write_text(deal_file(CASE))
-    for args, what in [(["--samples", 0], "samples"), (["--workers", 0], "workers"),
-                       (["--seed", -2], "seed"), (["--rules", "bridge"], "rules preset")]:
+    for args, what in [(["--workers", 0], "workers"), (["--rules", "bridge"], "rules preset")]:
         r = run(f, *args)
         assert r.exit_code == 1 and what in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    # out of the option's own range: Click's usage error, before any work
+    for args, what in [(["--samples", 0], "'--samples': 0 is not in the range 1<=x<=1000000"),
+                       (["--seed", -2], "'--seed': -2 is not in the range 0<=x<=")]:
+        r = run(f, *args)
+        assert r.exit_code == 2 and what in r.stderr, r.stderr
     assert run(f, "--json", "--csv").exit_code == 2
     assert run(f, "--workers", 2, "--scheduler", "local:1").exit_code == 2
     # --no-points is of --objective score: with points it printed the mean score all the same
