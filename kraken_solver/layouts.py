@@ -867,6 +867,8 @@ def _observe(pd, deal, trump, first, rules, given, declared) -> "Observation":
                 raise DeclaredRoemError(
                     f"the declared hand roem {declared[0]} {declared[1]} is not what the "
                     f"given hands declare ({given[0]} {given[1]}, playing team first)")
+        else:
+            _check_declared_against_given(pd, trump_i, first_i, rules_r, declared)
     elif declared is not None:
         declared = check_declared(declared)
         if declared != (0, 0):
@@ -876,6 +878,42 @@ def _observe(pd, deal, trump, first, rules, given, declared) -> "Observation":
     return Observation(seat=seat, hand=pd.hands[seat], size=pd.size, cards=deck,
                        trump=trump_i, first=first_i, rules=rules_r, played=cards,
                        declared=declared)
+
+
+def _check_declared_against_given(pd: PartialDeal, trump: int, first: int, rules: Rules,
+                                  declared: tuple[int, int]) -> None:
+    """What the given hands of a deal with hidden hands make certain of the declared hand roem
+    (rules 12-17), so that a declaration no layout can give is named as such, not left to the
+    sampler to call "too rare": a team holding the stuk in a given hand declares at least 20
+    (rule 16), and the two teams together at least the best meld of any given hand (that
+    hand's team scores it, or the other team scores a meld as high) plus that stuk.  Raises
+    DeclaredRoemError."""
+    d = first & 1
+    teams = ("the playing team", "the defenders")
+    names = ("-".join(SEATS[s] for s in (d, d + 2)), "-".join(SEATS[s] for s in (1 - d, 3 - d)))
+    stuk = 0
+    best_meld, best_seat = None, None
+    for seat, hand in enumerate(pd.hands):
+        if hand is None:
+            continue
+        meld, _, holds_stuk = _hand_summary(int(hand), rules.long_runs_100, trump)
+        team = 0 if (seat & 1) == d else 1
+        if holds_stuk:
+            stuk = 20
+            if declared[team] < 20:
+                k, q = card_str(8 * trump + 6), card_str(8 * trump + 5)
+                raise DeclaredRoemError(
+                    f"the declared hand roem {declared[0]} {declared[1]} cannot be: "
+                    f"{SEATS[seat]} holds the stuk ({k} {q}, rule 16), so {names[team]} "
+                    f"({teams[team]}) declared at least 20")
+        if meld is not None and (best_meld is None or meld[0] > best_meld[0]):
+            best_meld, best_seat = meld, seat
+    if best_meld is not None and declared[0] + declared[1] < best_meld[0] + stuk:
+        raise DeclaredRoemError(
+            f"the declared hand roem {declared[0]} {declared[1]} cannot be: {SEATS[best_seat]} "
+            f"holds a meld of {best_meld[0]} (rules 12-15), which its team scores unless the "
+            f"other team scores one as high, so the two declared at least "
+            f"{best_meld[0] + stuk} together" + (" (with the stuk's 20)" if stuk else ""))
 
 
 def _check_given_hands(pd: PartialDeal, trump: int, first: int, rules: Rules, cards) -> int:

@@ -270,11 +270,17 @@ def test_one_line_deals_take_declared_and_its_errors_point_at_it(tmp_path):
     r = run(f, "--samples", 4, "--no-points", "--json")
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["declared"] == {"playing_team": 20, "defenders": 0}
-    # a declared roem no layout gives is reported at the declared= word, not the deal
+    # a declared roem no layout gives is reported at the declared= word, not the deal: one
+    # that S's own stuk rules out at once, one the sampler does not find
     f.write_text(line.replace("20,0", "0,0") + "\n")
     r = run(f, "--samples", 4)
     assert r.exit_code == 1 and f"{f}, line 1, column {line.index('20,0') + 1}:" in r.stderr
-    assert "declared hand roem (N-S 0, E-W 0)" in r.stderr and "(got '0,0')" in r.stderr
+    assert "the declared hand roem 0 0 cannot be: S holds the stuk" in r.stderr
+    assert "(got '0,0')" in r.stderr
+    f.write_text(line.replace("20,0", "20,300") + "\n")
+    r = run(f, "--samples", 4)
+    assert r.exit_code == 1 and f"{f}, line 1, column {line.index('20,0') + 1}:" in r.stderr
+    assert "declared hand roem (N-S 20, E-W 300)" in r.stderr and "(got '20,300')" in r.stderr
     with pytest.raises(DealFileError, match=r"declared=20,0 in a one-line deal"):
         parse_deal_text(line.replace("20,0", "20"), hidden=True)
 

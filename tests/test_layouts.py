@@ -316,6 +316,32 @@ def test_declared_roem_no_layout_gives():
         choose_layouts(Layouts(obs), samples=None, seed=0, exact_limit=None)
 
 
+def test_a_declaration_the_given_hands_rule_out_is_named():
+    """S holding the trump stuk with [Declared "0 0"] was "impossible or too rare to
+    sample" after 20,000 draws: the stuk always scores 20 for its team (rule 16), and a
+    given hand's best meld is scored by its team or beaten by the other's (rules 14-15)."""
+    from kraken_solver.layouts import DeclaredRoemError
+    with pytest.raises(DeclaredRoemError, match=r"S holds the stuk \(HK HQ, rule 16\), so N-S "
+                                                r"\(the playing team\) declared at least 20"):
+        observe("S:7.KQ9.JT8.7 - - -", "H", "S", declared=(0, 0))
+    with pytest.raises(DeclaredRoemError, match=r"so E-W \(the defenders\) declared at least"):
+        observe("N:- 7.KQ9.JT8.7 - -", "H", "N", played=["SA"], declared=(50, 0))
+    with pytest.raises(DeclaredRoemError, match="S holds a meld of 50 .* at least 50 together"):
+        observe("S:AKQJ.7.8.78 - - -", "H", "S", declared=(20, 0))
+    with pytest.raises(DeclaredRoemError, match="at least 70 together .with the stuk's 20."):
+        observe("S:AKQJ.KQ.8.7 - - -", "H", "S", declared=(20, 40))
+    assert observe("S:7.KQ9.JT8.7 - - -", "H", "S", declared=(20, 0)).declared == (20, 0)
+    assert observe("S:AKQJ.7.8.78 - - -", "H", "S", declared=(0, 100)).declared == (0, 100)
+    # sound: what four dealt hands declare is never ruled out by any one of them
+    # (the first player's hand given, alone or with one other)
+    for i, deal in enumerate(generate_deals(7, 0, 300)):
+        trump, first = i % 4, (i // 4) % 4
+        declared = hand_roem(deal, trump, first)
+        for seat in range(4):
+            hands = tuple(h if s in (first, seat) else None for s, h in enumerate(deal.hands))
+            observe(PartialDeal(hands, 8), trump, first, declared=declared)
+
+
 def test_hidden_hands_need_what_was_declared():
     with pytest.raises(KrakenError, match="declared"):
         observe("N:AJ9.K7.T8.A - - -", "H", "N")
