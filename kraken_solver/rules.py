@@ -216,9 +216,15 @@ def parse_rules_spec(text) -> tuple[str, dict]:
     if preset not in PRESETS:
         raise RulesError("unknown rules preset; " + _allowed(), token=parts[0] or text)
     options: dict = {}
-    for part in parts[1:]:
+    for i, part in enumerate(parts[1:], start=1):
         key, eq, value = part.partition("=")
         key = ascii_lower(key.strip())
+        if eq and key and not value.strip() and i + 1 < len(parts):
+            # 'pit_bonus=+5' splits at its '+': name what was typed, not 'pit_bonus='
+            raise RulesError(f"{key} has no value: '+' separates the options of a spec, so "
+                             f"'{part}+{parts[i + 1]}' is read as '{part}' and "
+                             f"'{parts[i + 1]}'; write the number without a sign "
+                             f"({key}={parts[i + 1]})", token=text)
         if not eq or not key:
             raise RulesError("a rules option is written option=value; " + _allowed(),
                              token=part or text)

@@ -73,6 +73,11 @@ def test_spec_examples():
     ("kraken+multiplier", "multiplier", ["option=value"]),
     ("kraken++multiplier=2", "kraken++multiplier=2", ["option=value"]),
     ("kraken+multiplier=2+multiplier=4", "multiplier=4", ["given twice"]),
+    # a sign inside a value splits the spec: named as typed, not as 'pit_bonus='
+    ("kraken+pit_bonus=+5", "kraken+pit_bonus=+5",
+     ["pit_bonus has no value", "'pit_bonus=+5' is read as 'pit_bonus=' and '5'",
+      "(pit_bonus=5)"]),
+    ("kraken+pit_bonus=", "pit_bonus=", ["pit_bonus takes a whole number"]),
 ])
 def test_bad_specs_say_what_is_allowed(spec, token, words):
     with pytest.raises(RulesError) as info:
