@@ -26,15 +26,24 @@ MAX_DIGITS = 30
 
 class AsciiChoice(click.Choice):
     """A ``click.Choice`` (case-insensitive by default) that refuses non-ASCII text before
-    comparing, so that no Unicode case folding can turn a character into a choice."""
+    comparing, so that no Unicode case folding can turn a character into a choice.  The
+    choices are shown as written (``[S|H|D|C]``, as README writes them; Click's own
+    case-insensitive Choice shows them folded, ``[s|h|d|c]``): the ASCII comparison is made
+    here and the choice handed on as written."""
 
     def __init__(self, choices, case_sensitive: bool = False):
-        super().__init__(choices, case_sensitive=case_sensitive)
+        super().__init__(choices, case_sensitive=True)
+        self.ignore_case = not case_sensitive
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.isascii():
             self.fail(f"{value!r} is not one of {', '.join(map(repr, self.choices))} "
                       "(ASCII letters only)", param, ctx)
+        if isinstance(value, str) and self.ignore_case:
+            for choice in self.choices:
+                if choice.lower() == value.lower():
+                    value = choice
+                    break
         return super().convert(value, param, ctx)
 
 
