@@ -35,7 +35,8 @@ import tempfile
 
 import numpy as np
 
-from kraken_solver.bench import machine_info, machine_line, suite_deals, timed_value
+from kraken_solver.bench import (is_deal_file_suite, machine_info, machine_line, suite_deals,
+                                 timed_value)
 from kraken_solver.errors import KrakenError
 from kraken_solver.outputs import check_output, write_text
 from kraken_solver.rules import Rules
@@ -115,7 +116,7 @@ def stats(rows) -> dict:
 
 def _inputs(args) -> list:
     """The files this run reads (a --json report must not replace one)."""
-    return [args.suite] if args.suite.endswith(".txt") else []
+    return [args.suite] if is_deal_file_suite(args.suite) else []
 
 
 def main(argv=None) -> int:

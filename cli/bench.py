@@ -14,7 +14,8 @@ import sys
 import click
 
 from kraken_solver import __version__
-from kraken_solver.bench import check_against, format_report, load_report, run_suite
+from kraken_solver.bench import (check_against, format_report, is_deal_file_suite, load_report,
+                                 run_suite)
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
@@ -29,7 +30,8 @@ MISMATCHES_LISTED = 20
 
 @click.command(name="kraken-bench", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--suite", default="random-100-seed1", show_default=True,
-              help="random-N-seedS (N seeded full deals), or a deal file NAME.txt such as "
+              help="random-N-seedS (N seeded full deals), or a deal file NAME.txt or "
+                   "NAME.pbn such as "
                    "benchmarks/suites/hard-25.txt.")
 @click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
               help=RULES_HELP)
@@ -92,7 +94,7 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
                        err=True)
     expected = None
     # the files this run reads: a --json report never replaces one of them
-    inputs = [p for p in (check_path, suite if suite.endswith(".txt") else None) if p]
+    inputs = [p for p in (check_path, suite if is_deal_file_suite(suite) else None) if p]
     try:
         if check_path:
             # read the stored report first: a bad one fails before the solves, and --json
@@ -155,7 +157,7 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
             raise KrakenError("--check and --repeat time the solver's suites; not with --hint")
         from kraken_solver.batch import check_workers
         check_workers(workers)
-        inputs = [suite] if suite.endswith((".txt", ".jsonl")) else []
+        inputs = [suite] if is_deal_file_suite(suite) or suite.endswith(".jsonl") else []
         if json_path:
             check_output(json_path, what="the report", inputs=inputs)
         rules = rules_option(rules_name)

@@ -2,8 +2,8 @@
 
 A suite is a fixed set of full 8-card deals: ``random-N-seedS`` is N deals drawn with NumPy
 from ``SeedSequence(S)`` (one child sequence per deal), so a suite is the same on every
-machine; or a deal file (any path ending in ``.txt``, e.g. the stored hard set
-``benchmarks/suites/hard-25.txt``), whose deals are taken in file order.  Every deal is solved
+machine; or a deal file (any path ending in ``.txt`` or ``.pbn``, e.g. the stored hard
+set ``benchmarks/suites/hard-25.txt``), whose deals are taken in file order.  Every deal is solved
 for all four trumps with N as first player, under the rules given to the runner (the file's
 own first player, trump and rules tags are not used).  The runner reports
 the number of solves; median, p95 and max milliseconds per (deal, trump) solve; mean and max
@@ -52,14 +52,24 @@ def suite_deals(name: str, limit: int | None = None) -> list[Deal]:
     return list(iter_suite(name, limit))
 
 
+#: the endings of a suite that is a deal file (either form of deal file: RULES.md, README)
+DEAL_FILE_SUFFIXES = (".txt", ".pbn")
+
+
+def is_deal_file_suite(name: str) -> bool:
+    """Is the suite ``name`` a deal file (it ends in ``.txt`` or ``.pbn``, in any case)?"""
+    return isinstance(name, str) and name.lower().endswith(DEAL_FILE_SUFFIXES)
+
+
 def iter_suite(name: str, limit: int | None = None):
-    """The deals of a suite ``random-N-seedS`` (N >= 1) or of a deal file ``*.txt`` (full
+    """The deals of a suite ``random-N-seedS`` (N >= 1) or of a deal file ``*.txt`` or
+    ``*.pbn`` (full
     deals, no played cards), or their first ``limit`` deals: an iterator that makes each deal
     when it is needed (a suite of a billion deals costs nothing before its first solve; a
     deal file is streamed, :class:`~kraken_solver.dealfile.DealReader`).  Raises KrakenError
     for another name at once, and the errors of the reader for a bad file (its first MiB at
     once, the rest as it is reached)."""
-    if name.endswith(".txt"):
+    if is_deal_file_suite(name):
         from .dealfile import DealReader
         reader = DealReader(name, check=_suite_deal)
         reader.check_ahead()
@@ -68,7 +78,7 @@ def iter_suite(name: str, limit: int | None = None):
     if not m or int(m.group(1)) < 1:
         raise KrakenError("a suite is random-N-seedS with 1 <= N < 10**9 and S a whole number "
                           "of at most 20 digits (e.g. random-100-seed1), or a deal file "
-                          "NAME.txt", token=name)
+                          "NAME.txt or NAME.pbn", token=name)
     n, seed = int(m.group(1)), int(m.group(2))
     if limit is not None:
         n = min(n, limit)

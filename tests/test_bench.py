@@ -186,6 +186,22 @@ def test_check_is_read_before_solving_and_never_overwritten(tmp_path):
     assert "median" not in res.output and not out.exists()     # failed before solving
 
 
+def test_a_pbn_deal_file_is_a_suite(tmp_path):
+    """kraken-bench --suite datasets/club_export.pbn was refused ("or a deal file NAME.txt")
+    though every tool reads it; the same deals as the file renamed .txt, and never
+    overwritten by --json."""
+    src = Path(__file__).resolve().parent.parent / "datasets" / "club_export.pbn"
+    upper = tmp_path / "CLUB.PBN"
+    upper.write_bytes(src.read_bytes())
+    txt = tmp_path / "club.txt"
+    txt.write_bytes(src.read_bytes())
+    assert [d.hands for d in suite_deals(str(upper))] == [d.hands for d in suite_deals(str(txt))]
+    res = CliRunner().invoke(bench_main, ["--suite", str(upper), "--quiet", "--json",
+                                          str(upper)])
+    assert res.exit_code == 1 and "is an input of this command" in res.output
+    assert upper.read_bytes() == src.read_bytes()
+
+
 def test_a_suite_file_of_short_hands_is_refused(tmp_path):
     path = tmp_path / "short.txt"
     path.write_text("N:A... .A.. ..A. ...A\n")
