@@ -38,6 +38,10 @@ def _objectives(text: str) -> tuple:
     if bad or not words:
         raise click.BadParameter("a comma list of score and points, e.g. score,points",
                                  param_hint="--objective")
+    twice = sorted({w for w in words if words.count(w) > 1})
+    if twice:
+        raise click.BadParameter(f"{twice[0]} is given twice; a comma list of score and "
+                                 "points, each once, e.g. score,points", param_hint="--objective")
     return tuple(words)
 
 
@@ -77,8 +81,8 @@ def _raise_interrupt(signum, frame):
 @click.option("--first", type=AsciiChoice(list(SEATS)), default=None,
               help="First player (default N; with --input: the file's).")
 @click.option("--objective", default="score", show_default=True,
-              help="score, or score,points to add the points column (score is always "
-                   "computed).")
+              help="score, or score,points (or points) to add the points column (score is "
+                   "always computed).")
 @click.option("--workers", type=AsciiInt(), default=None,
               help="Worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",

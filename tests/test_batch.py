@@ -710,3 +710,14 @@ def test_summarize_names_the_line_of_a_deal_without_its_four_trumps(reference, t
     assert res.exit_code == 1
     assert f"{bad}, line 6: column 'trump': every deal needs its four trump rows" in res.output
     assert "deal_id 1" in res.output
+
+
+def test_an_objective_given_twice_is_refused(tmp_path):
+    """--objective score,score was taken as score; each objective is named once (points
+    alone adds the points column, score is always computed)."""
+    out = tmp_path / "o.csv"
+    for text in ("score,score", "points,score,points"):
+        r = run("--deals", 1, "--out", out, "--objective", text)
+        assert r.exit_code == 2 and "is given twice" in r.output and not out.exists(), r.output
+    r = run("--deals", 1, "--workers", 1, "--out", out, "--objective", "points", "--quiet")
+    assert r.exit_code == 0 and "points" in read_results(out).columns
