@@ -130,6 +130,14 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
             raise click.UsageError("give a FILE or --random SEED, not both")
         if export is not None and file is None and seed is None:
             raise click.UsageError("--export needs deals: give a FILE or --random SEED")
+        if export is not None:
+            # a page written to a file has no server: --port and --no-browser would be ignored
+            given = [f"--{n.replace('_', '-')}" for n in ("port", "no_browser")
+                     if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+            if given:
+                raise click.UsageError(f"{' and '.join(given)} "
+                                       f"{'apply' if len(given) > 1 else 'applies'} to the "
+                                       "server, not to --export (a page written to a file)")
         from kraken_solver import viewer
         from kraken_solver.dealfile import parse_deal_file
         from kraken_solver.outputs import check_output, write_text

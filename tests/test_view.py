@@ -522,3 +522,15 @@ def test_server_answers_and_stops_on_ctrl_c():
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "kraken-view: stopped" and "Traceback" not in err
+
+
+def test_server_options_are_refused_with_export(tmp_path):
+    """kraken-view FILE --port 22 --export page.html ignored --port: the page has no server."""
+    out = tmp_path / "page.html"
+    for extra, named in ((["--port", "8123"], "--port applies"),
+                         (["--no-browser"], "--no-browser applies"),
+                         (["--port", "8123", "--no-browser"], "--port and --no-browser apply")):
+        r = CliRunner().invoke(view_cli.main, [str(DATA / "part_played.txt"), "--export",
+                                               str(out), *extra])
+        assert r.exit_code == 2 and f"{named} to the server, not to --export" in r.output
+        assert not out.exists()
