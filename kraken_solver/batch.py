@@ -510,6 +510,14 @@ class BatchConfig:
     input: str | None = None
     input_sha256: str | None = None
     input_bytes: int | None = None
+    # the input as the user named it, for messages (``input`` is absolute, for the workers
+    # and a resume from another folder); not part of the configuration compared
+    input_name: str | None = dataclasses.field(default=None, compare=False)
+
+    @property
+    def input_shown(self) -> str | None:
+        """The input file's name for messages: as the user gave it."""
+        return self.input_name or self.input
 
     def to_dict(self) -> dict:
         """The compared part of the sidecar (JSON types).  For an input file its checksum and
@@ -540,7 +548,9 @@ class BatchConfig:
         """A :class:`~kraken_solver.dealfile.DealReader` of the input (its overrides, and the
         batch's check: deals as dealt)."""
         from .dealfile import DealReader
-        return DealReader(self.input, first=self.first, rules=self.rules, check=_as_dealt)
+        reader = DealReader(self.input, first=self.first, rules=self.rules, check=_as_dealt)
+        reader.name = self.input_shown      # errors name the file as the user gave it
+        return reader
 
 
 def _as_dealt(spec) -> None:
@@ -580,7 +590,7 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         config = BatchConfig(deals=None, seed=None, first=first_i, rules=rules_r,
                              objectives=objectives, chunk_size=int(chunk_size), fmt=fmt,
                              input=os.path.abspath(input), input_sha256=digest,
-                             input_bytes=size)
+                             input_bytes=size, input_name=os.fspath(input))
         config.reader().check_ahead()
         return config
     if deals is None or not is_int(deals) or int(deals) < 1 or int(deals) > MAX_DEALS:
@@ -907,7 +917,7 @@ def _input_changed(config: BatchConfig) -> KrakenError:
     return KrakenError("the input file changed while the batch was using it (its SHA-256 is "
                        "not the one the run started with): the rows would mix two inputs; "
                        "put the file back, or start over with another --out",
-                       source=config.input)
+                       source=config.input_shown)
 
 
 def _check_same_input(config: BatchConfig, reader) -> None:

@@ -721,3 +721,13 @@ def test_an_objective_given_twice_is_refused(tmp_path):
         assert r.exit_code == 2 and "is given twice" in r.output and not out.exists(), r.output
     r = run("--deals", 1, "--workers", 1, "--out", out, "--objective", "points", "--quiet")
     assert r.exit_code == 0 and "points" in read_results(out).columns
+
+
+def test_an_input_error_names_the_file_as_given(tmp_path, monkeypatch):
+    """kraken-batch named a bad --input by its absolute path where every other tool repeats
+    the name the user typed."""
+    (tmp_path / "bad.txt").write_text("N:AKQ.7.8.789 - - -\n")
+    monkeypatch.chdir(tmp_path)
+    r = run("--input", "bad.txt", "--out", "o.csv")
+    assert r.exit_code == 1 and r.output.startswith("kraken-batch: error: bad.txt, line 1, "
+                                                    "column 15: "), r.output
