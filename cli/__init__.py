@@ -159,8 +159,26 @@ def guard_output(prog: str, *, needs_stdout: bool = True):
                 fail(prog, err)
             except OSError as e:
                 _output_error(prog, e)
+            except Exception as e:
+                if not caused_by_interrupt(e):
+                    raise
+                interrupted(prog)
         return wrapper
     return deco
+
+
+def caused_by_interrupt(exc: BaseException) -> bool:
+    """Is a KeyboardInterrupt behind ``exc`` (its ``__cause__`` or ``__context__``, at any
+    depth)?  Python wraps one that comes while a class is being made: a Ctrl-C as Numba's
+    modules load gave ``RuntimeError: Error calling __set_name__ on 'cached_property'
+    instance ...`` and a traceback, where the user had only pressed Ctrl-C."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _keep_standard_fds() -> None:
@@ -292,6 +310,10 @@ def _run_guarded(module: str, prog: str) -> int:
         interrupted(prog)
     except OSError as e:        # --help or --version to a full or closed stdout
         _output_error(prog, e)
+    except Exception as e:      # a Ctrl-C that Python wrapped (``caused_by_interrupt``)
+        if not caused_by_interrupt(e):
+            raise
+        interrupted(prog)
     return code if isinstance(code, int) and not isinstance(code, bool) else 0
 
 
