@@ -221,6 +221,7 @@ def run_suite(name: str, rules: Rules, objective: str, *, limit: int | None = No
         "compile_or_load_s": compile_s,
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
         "tt_entries": int(searcher.tt.size // 2),
+        "tt_prefetch": bool(searcher.prefetch),
         "checksum": checksum(values), "values": [int(v) for v in values],
         **machine_info(),
     }
@@ -282,7 +283,9 @@ def format_report(r: dict) -> str:
         f"  nodes: mean {r['mean_nodes']:.0f}  median {r['median_nodes']:.0f}  "
         f"max {r['max_nodes']}  ({r['nodes_per_s'] / 1e6:.2f} M nodes/s)",
         f"  Numba load/compile (apart): {r['compile_or_load_s']:.2f} s;  "
-        f"peak memory {r['peak_memory_mb']:.0f} MB;  TT entries {r['tt_entries']}",
+        f"peak memory {r['peak_memory_mb']:.0f} MB;  TT entries {r['tt_entries']}"
+        + ("" if "tt_prefetch" not in r else
+           f" (prefetched: {'yes' if r['tt_prefetch'] else 'no, a quarter of L2 or less'})"),
         f"  values checksum {r['checksum']}",
     ] + _machine_lines(r))
 

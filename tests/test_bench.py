@@ -405,3 +405,17 @@ def test_reports_name_the_machine(monkeypatch):
     assert bench.cpu_model() == "unknown"
     monkeypatch.setattr(platform, "processor", lambda: "x86_64")
     assert bench.cpu_model() == "x86_64"
+
+
+def test_a_report_says_whether_the_table_was_prefetched(monkeypatch):
+    """Speed depends on it (``solver.prefetch_pays``): the report records the searcher's
+    choice and prints it beside the table's size; a report stored before says nothing."""
+    from kraken_solver import solver
+    for l2, prefetched in ((2 << 20, False), (1 << 20, True)):
+        monkeypatch.setattr(solver, "l2_cache_bytes", lambda l2=l2: l2)
+        report = run_suite("random-1-seed3", Rules(), "points")
+        assert report["tt_prefetch"] is prefetched
+        text = format_report(report)
+        assert f"TT entries 32768 (prefetched: {'yes' if prefetched else 'no, a quarter'}" in text
+    del report["tt_prefetch"]
+    assert "TT entries 32768\n" in format_report(report)
