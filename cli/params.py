@@ -69,12 +69,15 @@ class AsciiInt(click.IntRange):
             if not text.isascii() or not digits.isdigit():
                 shown = value if len(value) <= 40 else value[:20] + "..."
                 self.fail(f"{shown!r} is not a whole number (ASCII digits 0-9)", param, ctx)
-            if len(digits.lstrip("0")) > MAX_DIGITS:
-                # refused unconverted: Python converts at most 4,300 digits, and the message
-                # would echo every one of them
-                bound = self._describe_range()
-                self.fail(f"{text[:12]}... ({len(digits):,} digits) is too large"
-                          + (f": expected {bound}" if bound else ""), param, ctx)
+            if len(digits) > MAX_DIGITS:
+                significant = digits.lstrip("0") or "0"
+                if len(significant) > MAX_DIGITS:
+                    # refused unconverted: Python converts at most 4,300 digits, and the
+                    # message would echo every one of them
+                    bound = self._describe_range()
+                    self.fail(f"{text[:12]}... ({len(digits):,} digits) is too large"
+                              + (f": expected {bound}" if bound else ""), param, ctx)
+                value = text[:len(text) - len(digits)] + significant   # leading zeros off
         return super().convert(value, param, ctx)
 
 

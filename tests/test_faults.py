@@ -380,7 +380,10 @@ def test_typed_numbers_are_bounded_in_the_options_themselves():
     number was 'not a valid integer' and echoed whole.  The bounds in the options are the
     library's own."""
     from kraken_solver import advise, batch, hint
+    import click
+
     from kraken_solver.cli import params
+    from kraken_solver.cli.params import AsciiInt
     from kraken_solver.cli.advise import main as advise_main
     from kraken_solver.cli.analyse import main as analyse_main
     from kraken_solver.cli.hint import main as hint_main
@@ -409,6 +412,11 @@ def test_typed_numbers_are_bounded_in_the_options_themselves():
         assert res.exit_code == 2, (args, res.output)
         assert f"Invalid value for '{option}'" in res.output and why in res.output, res.output
         assert huge not in res.output and "Traceback" not in res.output
+    # leading zeros are not digits too many: 5 written with 5,000 zeros before it is 5
+    padded = "0" * 5000 + "5"
+    assert AsciiInt(1, 10).convert(padded, None, None) == 5
+    with pytest.raises(click.BadParameter, match=r"\(5,031 digits\) is too large"):
+        AsciiInt(1, 10).convert("0" * 5000 + "9" * 31, None, None)
     for main in (batch_main, hint_main, analyse_main, advise_main, view_main):
         text = CliRunner().invoke(main, ["--help"]).output
         assert "None" not in text and "x>=1]" not in text, text
