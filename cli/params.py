@@ -9,16 +9,11 @@ from __future__ import annotations
 
 import click
 
-# the bounds of typed numbers, shown in --help and checked before any work; the library
-# checks the same bounds (tests/test_faults.py holds the two equal) and says why
-#: SeedSequence seeds on the command line (kraken-batch, -advise, -hint, -analyse, -view)
-MAX_SEED = 2**63 - 1
-#: kraken-batch --deals (``kraken_solver.batch.MAX_DEALS``)
-MAX_BATCH_DEALS = 10**9
-#: kraken-hint and kraken-analyse --samples (``kraken_solver.hint.MAX_SAMPLES``)
-MAX_HINT_SAMPLES = 10**6
-#: kraken-advise --samples (``kraken_solver.advise.MAX_SAMPLES``)
-MAX_ADVISE_SAMPLES = 10**7
+# the bounds of typed numbers, shown in --help and checked before any work: the library's
+# own (``kraken_solver.limits``, which imports nothing)
+from kraken_solver.limits import (MAX_ADVISE_SAMPLES, MAX_BATCH_DEALS,  # noqa: F401
+                                  MAX_HINT_SAMPLES, MAX_SEED)
+
 #: digits past which a typed whole number is refused as too large without being converted
 #: (Python refuses to convert more than 4,300 and would call it "not a valid integer")
 MAX_DIGITS = 30

@@ -56,11 +56,11 @@ from .cards import (SEATS, SUITS, ascii_upper, card_str, cards_of, hand_text, is
                     parse_card, popcount, sort_for_display)
 from .deal import Deal, pbn_hand_mask
 from .errors import CardParseError, DealError, KrakenError, short_token
+from .limits import MAX_ADVISE_SAMPLES
 from .rules import Rules, as_rules
 
-#: the most samples one advice takes: their scores are kept (8 bytes a sample and trump, 320 MB
-#: at this many) and ten million samples is days of one machine (about 36 a second)
-MAX_SAMPLES = 10**7
+#: the most samples one advice takes (``limits.MAX_ADVISE_SAMPLES``)
+MAX_SAMPLES = MAX_ADVISE_SAMPLES
 
 
 # ----------------------------------------------------------------------------- input

@@ -93,13 +93,13 @@ from .deal import Deal
 from .errors import KrakenError
 from .outputs import (OutputError, atomic_open, check_outputs, file_kind, remove_temporaries,
                       write_bytes, write_text)
+from .limits import MAX_BATCH_DEALS
 from .rules import Rules, as_rules
 
 #: deals drawn from one child of the seed's SeedSequence (fixed: deals never depend on it)
 GEN_BLOCK = 64
-#: the most deals one batch takes (a billion: about 150 days of one 2-core machine at 80
-#: deals/s; beyond that a mistyped number would only fill the memory with the chunk list)
-MAX_DEALS = 10**9
+#: the most deals one batch takes (``limits.MAX_BATCH_DEALS``)
+MAX_DEALS = MAX_BATCH_DEALS
 #: default number of deals in one work chunk (one part file)
 CHUNK_SIZE = 64
 #: pit bonus used by the pit test; any pit margin is >= this, any other margin is far below
@@ -548,9 +548,8 @@ class BatchConfig:
         """A :class:`~kraken_solver.dealfile.DealReader` of the input (its overrides, and the
         batch's check: deals as dealt)."""
         from .dealfile import DealReader
-        reader = DealReader(self.input, first=self.first, rules=self.rules, check=_as_dealt)
-        reader.name = self.input_shown      # errors name the file as the user gave it
-        return reader
+        return DealReader(self.input, first=self.first, rules=self.rules, check=_as_dealt,
+                          name=self.input_shown)
 
 
 def _as_dealt(spec) -> None:

@@ -789,7 +789,8 @@ class DealReader:
     overrides of :func:`parse_deal_text`, and its ``hidden`` (hands written ``-`` allowed, for
     ``kraken-hint``).  ``check``: a function called with each DealSpec
     before it is given out (it raises KrakenError for a deal the caller cannot use, e.g. one
-    with played cards).
+    with played cards).  ``name``: the file's name in errors (default: ``path``; a caller
+    that reads an absolute path names the file as the user gave it).
 
     Iterating gives the deals in file order and may be done once.  Afterwards ``deals`` is
     their number, ``bytes_read`` the bytes read and ``sha256`` the SHA-256 (hex) of exactly
@@ -805,9 +806,9 @@ class DealReader:
     real deal file: they keep a wrong path such as ``/dev/zero`` from running without end."""
 
     def __init__(self, path, *, trump=None, first=None, rules=None, hidden: bool = False,
-                 check=None):
+                 check=None, name: str | None = None):
         self.path = os.fspath(path)
-        self.name = "<stdin>" if self.path == "-" else self.path
+        self.name = name or ("<stdin>" if self.path == "-" else self.path)
         self.overrides = {"trump": trump, "first": first, "rules": rules, "hidden": hidden}
         self.check = check
         self.deals = 0

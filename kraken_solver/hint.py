@@ -50,6 +50,7 @@ from .cards import SEATS, SUITS, card_str, hand_text, is_int
 from .errors import KrakenError
 from .layouts import (ENUM_CAP, GIVE_UP_AFTER, MAX_DRAWS, Layouts, Observation, check_seed,
                       observe)
+from .limits import MAX_HINT_SAMPLES
 from .rules import Rules
 
 __all__ = ["hint", "Hint", "CardEstimate", "HintPlan", "plan_hint", "solve_plan",
@@ -59,9 +60,8 @@ __all__ = ["hint", "Hint", "CardEstimate", "HintPlan", "plan_hint", "solve_plan"
 EXACT_LIMIT = 2000
 #: ``samples=None`` draws this many layouts when there are more than :data:`EXACT_LIMIT`
 DEFAULT_SAMPLES = 200
-#: the most layouts one hint solves (a bound on what a mistyped number costs: days of one
-#: 2-core machine at the first lead)
-MAX_SAMPLES = 10**6
+#: the most layouts one hint solves (``limits.MAX_HINT_SAMPLES``)
+MAX_SAMPLES = MAX_HINT_SAMPLES
 #: a job of at most this many layouts is solved in the calling process (no pool to start)
 SMALL_JOB = 24
 #: draws made to tell whether more than the limit layouts give the declared roem: this many

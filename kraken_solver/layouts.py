@@ -888,9 +888,9 @@ def _check_declared_against_given(pd: PartialDeal, trump: int, first: int, rules
     (rule 16), and the two teams together at least the best meld of any given hand (that
     hand's team scores it, or the other team scores a meld as high) plus that stuk.  Raises
     DeclaredRoemError."""
+    from .formatting import team_name
     d = first & 1
     teams = ("the playing team", "the defenders")
-    names = ("-".join(SEATS[s] for s in (d, d + 2)), "-".join(SEATS[s] for s in (1 - d, 3 - d)))
     stuk = 0
     best_meld, best_seat = None, None
     for seat, hand in enumerate(pd.hands):
@@ -904,7 +904,7 @@ def _check_declared_against_given(pd: PartialDeal, trump: int, first: int, rules
                 k, q = card_str(8 * trump + 6), card_str(8 * trump + 5)
                 raise DeclaredRoemError(
                     f"the declared hand roem {declared[0]} {declared[1]} cannot be: "
-                    f"{SEATS[seat]} holds the stuk ({k} {q}, rule 16), so {names[team]} "
+                    f"{SEATS[seat]} holds the stuk ({k} {q}, rule 16), so {team_name(seat)} "
                     f"({teams[team]}) declared at least 20")
         if meld is not None and (best_meld is None or meld[0] > best_meld[0]):
             best_meld, best_seat = meld, seat

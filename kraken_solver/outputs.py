@@ -9,8 +9,8 @@ page) is the user's data.  This module decides once what may be written and how:
   kind: its name must end as the link's does (the same extension, ``.meta.json`` for a
   sidecar), so that a link made for something else (``out.csv`` to a sidecar, ``page.html``
   to a deal file, a plot's name to a CSV) is refused rather than followed over another file.
-  What the path resolves to must be a regular file or a new name in an existing directory.  Anything else (a directory, a device such as ``/dev/null``, a named
-  pipe, a socket, an empty name, ``-``, a link such as ``/dev/stdout`` that names an open
+  What the path resolves to must be a regular file or a new name in an existing directory.
+  Anything else (a directory, a device such as ``/dev/null``, a named pipe, a socket, an empty name, ``-``, a link such as ``/dev/stdout`` that names an open
   file descriptor rather than a file) is refused before any work is done, and so is a folder
   where no file can be made (``/proc``, ``/sys``, a read-only mount: a temporary file is
   made and removed there to find out) or a file marked immutable or append-only

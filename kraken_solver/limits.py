@@ -1,0 +1,16 @@
+"""Bounds on the numbers a user types, in one place: the library checks them where the work
+is made and the command-line tools show them in their options (``cli/params.py``).  This
+module imports nothing, so that a tool's options can name them before numpy or Numba load.
+"""
+
+#: the most deals one batch takes (a billion: about 150 days of one 2-core machine at 80
+#: deals/s; beyond that a mistyped number would only fill the memory with the chunk list)
+MAX_BATCH_DEALS = 10**9
+#: the most layouts one hint solves (a bound on what a mistyped number costs: days of one
+#: 2-core machine at the first lead)
+MAX_HINT_SAMPLES = 10**6
+#: the most samples one advice takes: their scores are kept (8 bytes a sample and trump, 320 MB
+#: at this many) and ten million samples is days of one machine (about 36 a second)
+MAX_ADVISE_SAMPLES = 10**7
+#: SeedSequence seeds typed on the command line (kraken-batch, -advise, -hint, -analyse, -view)
+MAX_SEED = 2**63 - 1
