@@ -160,7 +160,11 @@ def guard_output(prog: str, *, needs_stdout: bool = True):
             except OSError as e:
                 _output_error(prog, e)
             except Exception as e:
-                if not caused_by_interrupt(e):
+                import click
+                # the command's own end (``ctx.exit(130)`` after it reported an interrupt
+                # on its own line) is raised while handling that KeyboardInterrupt: it is
+                # not a second one to report
+                if isinstance(e, click.exceptions.Exit) or not caused_by_interrupt(e):
                     raise
                 interrupted(prog)
         return wrapper

@@ -190,7 +190,9 @@ class DaskPool:
                 self.cluster = distributed.LocalCluster(
                     n_workers=self.target, threads_per_worker=1, processes=True,
                     host="127.0.0.1", dashboard_address=":0",
-                    silence_logs=logging.ERROR if self.silence_logs else logging.WARNING)
+                    silence_logs=logging.ERROR if self.silence_logs else logging.WARNING,
+                    # a Ctrl-C is this process's to handle: the workers ignore it
+                    preload=["kraken_solver.dask_worker"])
                 self.client = distributed.Client(self.cluster, set_as_default=False)
             else:
                 # Dask's own timeout does not cover a scheduler that takes the connection and

@@ -184,6 +184,54 @@ def test_ctrl_c_while_the_pool_forks_is_not_lost(tmp_path):
         assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
+def _group_ctrl_c_heard():
+    """``preexec_fn``: a process group of its own (so that a test can send it the terminal's
+    Ctrl-C, which reaches every process of the group) and SIGINT heard."""
+    os.setpgrp()
+    ctrl_c_heard()
+
+
+@linux
+@pytest.mark.parametrize("where", [[], ["--scheduler", "local:2"]], ids=["pool", "dask"])
+def test_ctrl_c_to_a_running_batch_is_one_line(where, tmp_path):
+    """A Ctrl-C at the terminal reaches the batch's workers too.  With a local Dask cluster each
+    worker process stopped on its own with Dask's tracebacks (CancelledError, then
+    KeyboardInterrupt); and the batch's own line ('interrupted; finished chunks are kept')
+    was followed by a second, 'kraken-batch: interrupted' (its exit, raised while it handled
+    the interrupt, was taken for another)."""
+    out = tmp_path / "o.csv"
+    p = subprocess.Popen([tool("kraken-batch"), "--deals", "20000", "--out", str(out),
+                          "--quiet", *where], preexec_fn=_group_ctrl_c_heard,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        parts = f"{out}.parts"
+        deadline = time.monotonic() + 120
+        while not (os.path.isdir(parts) and any(n.startswith("chunk-")
+                                                 for n in os.listdir(parts))):
+            assert p.poll() is None and time.monotonic() < deadline, p.stderr.read()
+            time.sleep(0.1)
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:        # pragma: no cover - only if the test failed
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "Error" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines == [f"kraken-batch: interrupted; finished chunks are kept in {parts}/: run "
+                     "the same command with --resume to finish"], err
+    # no worker of the group left running (multiprocessing's resource tracker, orphaned,
+    # is reaped a second or two later)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            os.killpg(p.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "a process of the batch's group is still there"
+        time.sleep(0.2)
+
+
 @linux
 def test_ctrl_c_during_start_up_is_one_line_and_exit_130(tmp_path):
     """Ctrl-C while numpy, Numba and the kernels load gave a KeyboardInterrupt traceback.
