@@ -139,7 +139,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
                                        f"{'apply' if len(given) > 1 else 'applies'} to the "
                                        "server, not to --export (a page written to a file)")
         from kraken_solver import viewer
-        from kraken_solver.dealfile import parse_deal_file
+        from kraken_solver.dealfile import DealReader
         from kraken_solver.outputs import check_output, write_text
         from kraken_solver.rules import as_rules
         rules = None
@@ -153,16 +153,19 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
         # the first-run notice, once, if reading the file or loading the kernels compiles
         notice.enter_context(first_run_notice(PROG))
         specs = []
-        if file is not None:
-            specs = parse_deal_file(file, trump=trump, first=first, rules=rules)
-        elif seed is not None:
-            specs = [random_spec(seed, trump=trump, first=first, rules=rules)]
         source = None if file is None else ("<stdin>" if file == "-" else file)
         limit = viewer.MAX_EXPORT_DEALS if export is not None else viewer.MAX_DEALS
-        if len(specs) > limit:
-            what = "an exported page holds" if export is not None else "the page lists"
-            raise KrakenError(f"{len(specs)} deals: {what} at most {limit} (split the file)",
-                              source=source)
+        if file is not None:
+            # read no further than the deal past the limit: a file of a million deals was
+            # read whole (1.4 GB, 38 s) before it was refused
+            for spec in DealReader(file, trump=trump, first=first, rules=rules):
+                specs.append(spec)
+                if len(specs) > limit:
+                    what = "an exported page holds" if export is not None else "the page lists"
+                    raise KrakenError(f"more than {limit} deals: {what} at most {limit} "
+                                      "(split the file)", source=source)
+        elif seed is not None:
+            specs = [random_spec(seed, trump=trump, first=first, rules=rules)]
         solver = viewer.BoardSolver()
         server = None
         if export is None:      # the port first: a port in use is said before the wait

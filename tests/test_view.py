@@ -434,6 +434,25 @@ def test_cli_bad_file_is_one_line(tmp_path):
                                 "twice (N and E) (got 'SK')")
 
 
+@pytest.mark.parametrize("export", [False, True])
+def test_cli_reads_no_deal_past_the_limit(export, tmp_path):
+    """A file with more deals than the page takes is refused at the deal past the limit,
+    without reading on: a million deals were read whole (1.4 GB, 38 s) first.  The bad line
+    after the limit is never reached."""
+    limit = viewer.MAX_EXPORT_DEALS if export else viewer.MAX_DEALS
+    f = tmp_path / "many.txt"
+    f.write_text("S:7.KQ9.JT8.7 9.8.AK9.AK9 AJT.JT7.7.Q KQ8.A.Q.JT8 trump=H\n" * (limit + 1)
+                 + "this line is never read\n")
+    out = tmp_path / "page.html"
+    r = CliRunner().invoke(view_cli.main, [str(f), *(["--export", str(out)] if export
+                                                      else ["--no-browser"])])
+    what = "an exported page holds" if export else "the page lists"
+    assert r.exit_code == 1, r.output
+    assert r.output.strip() == (f"kraken-view: error: {f}: more than {limit} deals: {what} "
+                                f"at most {limit} (split the file)")
+    assert not out.exists()
+
+
 def test_cli_export(tmp_path):
     out = tmp_path / "page.html"
     r = CliRunner().invoke(view_cli.main, [str(DATA / "part_played.txt"), "--export", str(out)])
