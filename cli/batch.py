@@ -203,15 +203,16 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
     try:
         df = read_results(file)
         s = summarize(df, source=file, line_of=line_locator(file))
-        if csv_dir:
+        # an empty name is refused there, not taken for no --csv
+        if csv_dir is not None:
             make_output_dir(csv_dir, what="the --csv folder", inputs=[file])
-        if plots_dir:
+        if plots_dir is not None:
             make_output_dir(plots_dir, what="the --plots folder", inputs=[file])
         click.echo(format_summary(s, source=file))
-        if csv_dir:
+        if csv_dir is not None:
             paths = write_csv_tables(s, csv_dir, inputs=[file])
             click.echo(f"{PROG}: wrote {len(paths)} tables to {csv_dir}", err=True)
-        if plots_dir:
+        if plots_dir is not None:
             paths = write_plots(s, plots_dir, inputs=[file])
             click.echo(f"{PROG}: wrote {', '.join(os.path.basename(p) for p in paths)} to "
                        f"{plots_dir}", err=True)

@@ -687,6 +687,16 @@ def test_summarize_refuses_a_file_that_is_not_a_regular_file(tmp_path):
         read_results(tmp_path)
 
 
+@pytest.mark.parametrize("option", ["--csv", "--plots"])
+@pytest.mark.parametrize("name", ["", " "])
+def test_summarize_refuses_an_empty_folder_name(reference, option, name):
+    # an empty name was taken for no option: exit 0, the tables or plots asked for not written
+    r = run("summarize", reference, option, name)
+    assert r.exit_code == 1 and r.stdout == "", r.output
+    assert r.stderr == (f"kraken-batch: error: the {option} folder must be a folder name "
+                        f"(got {repr(repr(name))})\n"), r.stderr
+
+
 def test_absurd_counts_are_refused_before_any_work(tmp_path):
     """A mistyped --deals (or --samples) is refused at once: the chunk list is never built."""
     out = tmp_path / "huge.csv"
