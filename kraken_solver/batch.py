@@ -690,13 +690,19 @@ def _part_name(k: int, digest: str) -> str:
 def check_batch_outputs(out: str, inputs=()) -> None:
     """Refuse, before any work, an output the batch must not write: ``out`` and its sidecar
     must each be a regular file or a new name (:func:`kraken_solver.outputs.check_outputs`;
-    never an input), the work directory ``OUT.parts`` a directory or a new name.  Only looks.
+    never an input), the work directory ``OUT.parts`` a directory (not a link to one) or a new
+    name.  Only looks.
     Raises KrakenError (OutputError) naming the path."""
     parts_dir, meta_path = paths_for(out)
     check_outputs({"--out": out, "the output's sidecar": meta_path}, inputs=inputs)
-    if os.path.lexists(parts_dir) and not os.path.isdir(parts_dir):
+    # a link is refused too, even to a directory: the run writes, removes and at its end
+    # deletes files in the work directory, which must be its own (through a link to a
+    # folder of the user's, the part files were left there)
+    if os.path.islink(parts_dir) or (os.path.lexists(parts_dir)
+                                     and not os.path.isdir(parts_dir)):
         try:
-            kind = file_kind(os.stat(parts_dir).st_mode)
+            kind = ("a symbolic link" if os.path.islink(parts_dir)
+                    else file_kind(os.stat(parts_dir).st_mode))
         except OSError:
             kind = "a broken link"
         raise OutputError(f"the output's work directory must be a directory or a new name, and "

@@ -564,8 +564,14 @@ def test_unusable_output_paths_are_one_line_errors(tmp_path):
     (tmp_path / "xfile.parts").write_text("")
     (tmp_path / "notafile").write_text("")
     (tmp_path / "y.csv.meta.json").mkdir()
+    # a work directory linked to a folder of the user's: the part files were left there
+    (tmp_path / "users").mkdir()
+    (tmp_path / "users" / "keep.txt").write_text("mine")
+    os.symlink(tmp_path / "users", tmp_path / "linked.csv.parts")
     for out, text in [("/proc/x.csv", "--out's folder takes no new file"),
                       (tmp_path / "xfile", "work directory must be a directory"),
+                      (tmp_path / "linked.csv", "work directory must be a directory or a new "
+                       "name, and this is a symbolic link"),
                       (tmp_path / "notafile" / "x.csv", "cannot be used: Not a directory"),
                       (tmp_path / "missing" / "x.csv", "No such file or directory"),
                       (tmp_path / "y.csv", "sidecar must be a regular file")]:
@@ -574,8 +580,13 @@ def test_unusable_output_paths_are_one_line_errors(tmp_path):
         assert r.stderr.startswith("kraken-batch: error: ") and r.stderr.count("\n") == 1, \
             (out, r.output, r.exception)
         assert text in r.stderr, (out, r.stderr)
-    assert sorted(os.listdir(tmp_path)) == ["notafile", "xfile.parts", "y.csv.meta.json"]
+    assert sorted(os.listdir(tmp_path)) == ["linked.csv.parts", "notafile", "users",
+                                            "xfile.parts", "y.csv.meta.json"]
     assert os.listdir(tmp_path / "y.csv.meta.json") == []
+    assert os.listdir(tmp_path / "users") == ["keep.txt"]
+    os.remove(tmp_path / "linked.csv.parts")
+    (tmp_path / "users" / "keep.txt").unlink()
+    (tmp_path / "users").rmdir()
     # a failed atomic write leaves no temporary file
     from kraken_solver.outputs import OutputError, write_bytes
     with pytest.raises(OutputError, match="directory"):
