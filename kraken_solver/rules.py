@@ -190,8 +190,10 @@ def _option_value(key: str, text: str):
         if v in _FALSE:
             return False
     elif kind is int:
-        if re.fullmatch(r"[0-9]{1,6}", v):
-            value = int(v)
+        # leading zeros are not digits too many (0010000 is 10000, as a typed option reads it)
+        m = re.fullmatch(r"0*([0-9]{1,6})", v)
+        if m:
+            value = int(m.group(1))
             if key != "multiplier" or value in MULTIPLIERS:
                 if key != "pit_bonus" or value <= 10000:
                     return value

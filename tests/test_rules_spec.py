@@ -47,6 +47,9 @@ def test_spec_examples():
                                     double_spades=True)
     assert as_rules("multiplier=4") == Rules(multiplier=4)      # starts from kraken
     assert as_rules(" kraken + pit_bonus = 50 ") == Rules(pit_bonus=50)
+    # leading zeros are not digits too many: 0010000 was refused where 010 was read as 10
+    assert as_rules("kraken+pit_bonus=0010000") == Rules(pit_bonus=10000)
+    assert as_rules("kraken+multiplier=" + "0" * 50 + "2").name == "kraken+multiplier=2"
     assert as_rules("kraken+hand_roem=off+trick_roem=0") == Rules(hand_roem=False,
                                                                   trick_roem=False)
     assert parse_rules_spec("kraken-amsterdam+undertrump=forced") == (
@@ -66,6 +69,7 @@ def test_spec_examples():
     ("kraken+multiplier=3", "multiplier=3", ["multiplier takes 1, 2, 4 or 8"]),
     ("kraken+pit_bonus=-5", "pit_bonus=-5", ["pit_bonus takes a whole number"]),
     ("kraken+pit_bonus=10001", "pit_bonus=10001", ["0 to 10000"]),
+    ("kraken+pit_bonus=0000010001", "pit_bonus=0000010001", ["0 to 10000"]),
     ("kraken+trick_roem=maybe", "trick_roem=maybe", ["trick_roem takes true or false"]),
     ("kraken+trump_rule=paris", "trump_rule=paris", ["rotterdam or amsterdam"]),
     ("kraken+colour=red", "colour", ["unknown rules option", "trump_rule (rotterdam or "
