@@ -439,7 +439,15 @@ class WorkerPool:
                 pass
         for p in procs:
             p.join(timeout=5)
+        # (shutdown forgets the executor's manager thread: taken before it)
+        manager = getattr(ex, "_executor_manager_thread", None)
         ex.shutdown(wait=False, cancel_futures=True)
+        # let the manager thread see its workers gone and end: one still ending as the
+        # interpreter exits races its wake-up pipe with concurrent.futures' exit hook
+        # ('Exception ignored in: <module 'threading'> ... OSError: [Errno 9] Bad file
+        # descriptor' after kraken-view's Ctrl-C during a hint, about one time in 15)
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(timeout=5)
 
     def run(self, fn, tasks, on_tick=None):
         it = iter(tasks)
