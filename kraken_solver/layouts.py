@@ -477,7 +477,12 @@ def _multinomial(n: int, parts) -> int:
 
 
 def _compositions(m: int, caps):
-    """Every way to split ``m`` cards among len(caps) seats, seat ``j`` at most caps[j]."""
+    """Every way to split ``m`` cards among len(caps) seats, seat ``j`` at most caps[j]: none
+    for cards that no seat may hold (no caps), one (the empty split) for no cards."""
+    if not caps:
+        if m == 0:
+            yield ()
+        return
     if len(caps) == 1:
         if m <= caps[0]:
             yield (m,)

@@ -150,6 +150,14 @@ def test_errors_say_what_and_where(tmp_path):
     # hand sizes that cannot add up: at the deal's line
     err, f = _error(tmp_path, HEAD + '[Play "N"]\nSA H7 S8 S7\nHA D7 H8 H9\nDA D8 D9 DT\n')
     assert f"{f}, line 1: no layout is consistent with the play: E must still hold 5" in err
+    # cards that no hidden seat may hold (N, E and S all out of clubs and of trump): an
+    # IndexError traceback, where a seat could be left with no cap at all
+    for trump, lead in (("S", "C8"), ("H", "ST")):
+        err, f = _error(tmp_path, f'[Deal "W:AJT7...AT87 - - -"]\n[Trump "{trump}"]\n'
+                        f'[First "W"]\n[Declared "0 0"]\n[Play "W"]\n{lead} D7 D8 D9\n',
+                        *(("--samples", 50) if trump == "H" else ()))
+        assert f"{f}, line 1: no layout is consistent with the play: N and E must still " \
+            "hold 14 unseen cards" in err, err
     # a declared roem no layout gives
     err, f = _error(tmp_path, HEAD.replace("klaverjas-rotterdam", "kraken")
                     + '[Declared "100 200"]\n', "--samples", 5)
