@@ -706,13 +706,12 @@ def check_batch_outputs(out: str, inputs=()) -> None:
     # a link is refused too, even to a directory: the run writes, removes and at its end
     # deletes files in the work directory, which must be its own (through a link to a
     # folder of the user's, the part files were left there)
-    if os.path.islink(parts_dir) or (os.path.lexists(parts_dir)
-                                     and not os.path.isdir(parts_dir)):
-        try:
-            kind = ("a symbolic link" if os.path.islink(parts_dir)
-                    else file_kind(os.stat(parts_dir).st_mode))
-        except OSError:
-            kind = "a broken link"
+    try:
+        mode = os.lstat(parts_dir).st_mode
+    except FileNotFoundError:
+        mode = None                 # a new name
+    if mode is not None and not stat.S_ISDIR(mode):
+        kind = "a symbolic link" if stat.S_ISLNK(mode) else file_kind(mode)
         raise OutputError(f"the output's work directory must be a directory or a new name, and "
                           f"this is {kind}: give another --out, or move it away",
                           source=parts_dir)

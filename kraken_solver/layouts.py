@@ -483,10 +483,6 @@ def _compositions(m: int, caps):
         if m == 0:
             yield ()
         return
-    if len(caps) == 1:
-        if m <= caps[0]:
-            yield (m,)
-        return
     for k in range(min(m, caps[0]) + 1):
         for rest in _compositions(m - k, caps[1:]):
             yield (k,) + rest
