@@ -1,6 +1,6 @@
 """How fast is a double-dummy review of a whole deal (``analyse_play``)?
 
-For a few seeded full deals (``kraken_solver.bench.random_deals``, N first, trump cycling
+For a few seeded full deals (``kraken_solver.bench.suites.random_deals``, N first, trump cycling
 S H D C) and a 32-card play of each, it times:
 
 - ``review``: ``analyse_play`` of the whole play: one Searcher for the deal (its table
@@ -29,10 +29,10 @@ import time
 import numpy as np
 
 from kraken_solver import Position, Searcher, card_str, parse_card, solve
-from kraken_solver.analyse import analyse_play
-from kraken_solver.bench import random_deals
-from kraken_solver.rules import Rules
-from kraken_solver.solver import card_values_of
+from kraken_solver.bench.suites import random_deals
+from kraken_solver.engine.analyse import analyse_play
+from kraken_solver.engine.solver import card_values_of
+from kraken_solver.game.rules import Rules
 
 
 def play_line(deal, trump, first, rules, rng, kind: str) -> list[str]:

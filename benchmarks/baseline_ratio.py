@@ -35,12 +35,14 @@ import tempfile
 
 import numpy as np
 
-from kraken_solver.bench import (is_deal_file_suite, machine_info, machine_line, suite_deals,
-                                 timed_value)
+from kraken_solver.bench.machine import machine_info, machine_line
+from kraken_solver.bench.solves import timed_value
+from kraken_solver.bench.suites import is_deal_file_suite, suite_deals
+from kraken_solver.engine.solver import Searcher
 from kraken_solver.errors import KrakenError
-from kraken_solver.outputs import check_output, write_text
-from kraken_solver.rules import Rules
-from kraken_solver.solver import Position, Searcher
+from kraken_solver.game.position import Position
+from kraken_solver.game.rules import Rules
+from kraken_solver.notation.outputs import check_output, write_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "baseline", "plain_alphabeta.c")

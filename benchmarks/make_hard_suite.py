@@ -15,9 +15,10 @@ import os
 
 import click
 
-from kraken_solver.batch import paths_for, read_results
+from kraken_solver.batch.config import paths_for
+from kraken_solver.batch.store import read_results
 from kraken_solver.errors import KrakenError
-from kraken_solver.outputs import write_text
+from kraken_solver.notation.outputs import write_text
 
 
 @click.command()

@@ -47,18 +47,28 @@ def package_digest(src: str) -> str:
     return h.hexdigest()[:16]
 
 
+#: where each part lives, in the flat layout of older checkouts and in today's sub-packages
+LAYOUTS = {"flat": {"solver": "solver", "rules": "rules", "bench": "bench"},
+           "packages": {"solver": "engine.solver", "rules": "game.rules",
+                        "bench": "bench.suites"}}
+
+
 def load(checkout: str, into: str):
     """Import ``checkout``/kraken_solver as a package named after its contents, copied into
-    ``into`` unless a copy of the same contents is there already (with its Numba cache)."""
+    ``into`` unless a copy of the same contents is there already (with its Numba cache).
+    Older checkouts (one flat folder, ``_kernels.py``) and today's (``kernels/``) both load."""
     src = os.path.join(checkout, "kraken_solver")
-    if not os.path.isfile(os.path.join(src, "_kernels.py")):
-        sys.exit(f"{checkout}: no kraken_solver/_kernels.py there")
+    if os.path.isdir(os.path.join(src, "kernels")):
+        layout = LAYOUTS["packages"]
+    elif os.path.isfile(os.path.join(src, "_kernels.py")):
+        layout = LAYOUTS["flat"]
+    else:
+        sys.exit(f"{checkout}: no kraken_solver/kernels/ there")
     name = f"kvariant_{package_digest(src)}"
     if not os.path.isdir(os.path.join(into, name)):
         shutil.copytree(src, os.path.join(into, name),
                         ignore=shutil.ignore_patterns("__pycache__", "cli"))
-    return {part: importlib.import_module(f"{name}.{part}")
-            for part in ("solver", "rules", "bench")}
+    return {part: importlib.import_module(f"{name}.{where}") for part, where in layout.items()}
 
 
 def solve_one(solver, searcher, deal, trump: int, rules, args) -> list[int]:

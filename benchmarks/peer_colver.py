@@ -85,10 +85,11 @@ def main(argv=None) -> int:
         print("peer_colver.py: error: colver is not installed (pip install -e \".[bench]\")",
               file=sys.stderr)
         return 1
-    from kraken_solver.bench import machine_info, machine_line, suite_deals
+    from kraken_solver.bench.machine import machine_info, machine_line
+    from kraken_solver.bench.suites import suite_deals
+    from kraken_solver.engine.solver import Searcher, solve
     from kraken_solver.errors import KrakenError
-    from kraken_solver.rules import Rules
-    from kraken_solver.solver import Searcher, solve
+    from kraken_solver.game.rules import Rules
 
     try:
         deals = suite_deals(args.suite)

@@ -1,7 +1,7 @@
 """How long does kraken-view's player's-view toggle take (``/api/hint``, as the page asks)?
 
 The hints are asked through the Flask application of ``kraken-view`` (its test client: the
-same :class:`~kraken_solver.viewer.BoardSolver`, hint thread and worker processes as the
+same :class:`~kraken_solver.view.session.BoardSolver`, hint thread and worker processes as the
 server, without the network), each answer checked against nothing but its own status; the
 cache of answers is cleared before every request, so each one is worked out.  The kernels are
 loaded before any timing (``BoardSolver.warm``, as ``kraken-view`` does at its start).
@@ -32,8 +32,10 @@ from pathlib import Path
 import numpy as np
 
 from kraken_solver import Position, card_str
-from kraken_solver.dealfile import parse_deal_file
-from kraken_solver.viewer import BoardSolver, create_app, query_params, Query
+from kraken_solver.notation.reader import parse_deal_file
+from kraken_solver.view.app import create_app
+from kraken_solver.view.query import Query, query_params
+from kraken_solver.view.session import BoardSolver
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -372,7 +372,7 @@ def rules_option(text):
     if text is None:
         return None
     from kraken_solver.errors import KrakenError
-    from kraken_solver.rules import as_rules
+    from kraken_solver.game.rules import as_rules
     try:
         return as_rules(text)
     except KrakenError as err:
@@ -382,10 +382,10 @@ def rules_option(text):
 def first_run_notice(prog: str):
     """A context manager: inside it, the first time Numba starts compiling (a cache miss:
     the first run), print ``PROG: first run: compiling the search kernels, about a minute
-    ...`` on stderr, once (:func:`kraken_solver.kernel_cache.compile_notice`).  A command
+    ...`` on stderr, once (:func:`kraken_solver.engine.kernel_cache.compile_notice`).  A command
     wraps its whole run in it (reading the input, which may compile the legality kernels,
     loading the kernels, solving), so the notice comes once, when the first compile starts."""
     import click
 
-    from kraken_solver.kernel_cache import FIRST_RUN_MESSAGE, compile_notice
+    from kraken_solver.engine.kernel_cache import FIRST_RUN_MESSAGE, compile_notice
     return compile_notice(lambda: click.echo(f"{prog}: {FIRST_RUN_MESSAGE}", err=True))

@@ -12,13 +12,13 @@ import sys
 
 import click
 
-from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
-                               symbols_ok as _symbols_ok)
-from kraken_solver.cli.params import MAX_ADVISE_SAMPLES, MAX_SEED, AsciiChoice, AsciiInt
-
 from kraken_solver import __version__
-from kraken_solver.cards import SEATS
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli import symbols_ok as _symbols_ok
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
+from kraken_solver.game.cards import SEATS
+from kraken_solver.limits import MAX_ADVISE_SAMPLES, MAX_SEED
 
 PROG = "kraken-advise"
 
@@ -64,7 +64,7 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
     whose side the advice is for, and when it is within noise or needs more samples.
     Values are in points, from the playing team's side (the first player's team).
     """
-    from kraken_solver.advise import advise, format_advice
+    from kraken_solver.playerview.advise import advise, format_advice
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")

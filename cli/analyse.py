@@ -10,7 +10,7 @@ row a card, ``--plot FILE.png`` draws the score through each deal (matplotlib). 
 to stdout; timings and the names of the plots written to stderr.  Bad input gives one line
 ``kraken-analyse: error: FILE, line L, column C: ...`` and exit status 1.
 
-The deal file format is described in :mod:`kraken_solver.dealfile`.
+The deal file format is described in :mod:`kraken_solver.notation.dealfile`.
 """
 
 from __future__ import annotations
@@ -26,22 +26,23 @@ from dataclasses import dataclass, field
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
-                               symbols_ok as _symbols_ok)
-from kraken_solver.cards import SEATS, SUITS
-from kraken_solver.cli.params import (MAX_HINT_SAMPLES, MAX_SEED, AsciiChoice, AsciiInt,
-                                      one_standard_input)
-from kraken_solver.dealfile import DealReader, DealSpec
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli import symbols_ok as _symbols_ok
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
-                                      deal_heading, review_head, review_result,
-                                      review_sheet_and_turns, sheet_dict, sides_dict, suit_text,
-                                      team_name, trick_won_line)
+from kraken_solver.game.cards import SEATS, SUITS
+from kraken_solver.limits import MAX_HINT_SAMPLES, MAX_SEED
+from kraken_solver.notation.dealfile import DealSpec
+from kraken_solver.notation.reader import DealReader
+from kraken_solver.notation.report import (DEAL_FIELDS, deal_fields, deal_heading, review_head,
+                                           review_result, review_sheet_and_turns, sheet_dict,
+                                           sides_dict, trick_won_line)
+from kraken_solver.notation.text import card_text, count, csv_bool, suit_text, team_name
 
 PROG = "kraken-analyse"
 
 #: the columns of ``kraken-analyse --csv`` (one row a played card): the deal's columns of
-#: every command (:data:`~kraken_solver.formatting.DEAL_FIELDS`), then the card's
+#: every command (:data:`~kraken_solver.notation.report.DEAL_FIELDS`), then the card's
 CSV_FIELDS = DEAL_FIELDS + ("card_line", "card_column", "number", "trick", "seat", "team",
                             "playing", "card", "value_before", "value_after", "cost",
                             "mistake", "turned", "best_cards")
@@ -50,12 +51,12 @@ CSV_FIELDS = DEAL_FIELDS + ("card_line", "card_column", "number", "trick", "seat
 @dataclass
 class DealReview:
     """What ``kraken-analyse`` computed for one deal: the ``spec`` read from the file, the
-    ``reviews`` (:class:`~kraken_solver.analyse.CardReview`, one a played card), their
-    ``summary`` (:class:`~kraken_solver.analyse.PlaySummary`), the ``tricks`` completed by
+    ``reviews`` (:class:`~kraken_solver.engine.analyse.CardReview`, one a played card), their
+    ``summary`` (:class:`~kraken_solver.engine.analyse.PlaySummary`), the ``tricks`` completed by
     the play (TrickRecord), the ``final_score`` when the play completes the deal (else
     ``None``), ``continuation`` (for a play that stops before the end: a principal variation
     by score from there, card texts), ``sheet`` (the
-    :class:`~kraken_solver.sheet.ScoreSheet` of the play, then the continuation: its score is
+    :class:`~kraken_solver.game.sheet.ScoreSheet` of the play, then the continuation: its score is
     ``final_score``, or the double-dummy score after the last card), ``hand_roem`` (playing
     team, defenders; points), ``nodes`` and ``seconds``."""
 
@@ -75,9 +76,11 @@ def review_deal(spec: DealSpec, *, searcher=None) -> DealReview:
     """Review the play of one deal of a deal file (see :func:`analyse_play`).  Values are in
     points, from the playing team's side.  Raises KrakenError (located at the deal) when the
     deal has no trump or no played cards."""
-    from kraken_solver.analyse import analyse_play, summarise_play
-    from kraken_solver.sheet import sheet_of_position
-    from kraken_solver.solver import Position, Searcher, hand_roem, solve
+    from kraken_solver.engine.analyse import analyse_play, summarise_play
+    from kraken_solver.engine.solver import Searcher, solve
+    from kraken_solver.game.position import Position
+    from kraken_solver.game.roem import hand_roem
+    from kraken_solver.game.sheet import sheet_of_position
 
     check_reviewable(spec)
     searcher = searcher if searcher is not None else Searcher()
@@ -233,8 +236,8 @@ def review_csv_rows(dr: DealReview, index: int) -> list[list]:
     rows = []
     at = spec.played_at or [(None, None)] * len(dr.reviews)
     for r, (line, col) in zip(dr.reviews, at):
-        rows.append([index, spec.source, spec.line, str(spec.deal), line, col, r.number, r.trick, r.seat,
-                     r.team, csv_bool(r.playing), r.card, r.value_before, r.value_after,
+        rows.append([index, spec.source, spec.line, str(spec.deal), line, col, r.number, r.trick,
+                     r.seat, r.team, csv_bool(r.playing), r.card, r.value_before, r.value_after,
                      r.cost, csv_bool(r.mistake), csv_bool(r.turned),
                      " ".join(r.best_cards)])
     return rows
@@ -264,7 +267,7 @@ def check_plot_paths(plot: str, files) -> None:
     input: ``FILE.png`` itself, or any ``FILE-N.png`` among ``files``.  Raises KrakenError."""
     import re
 
-    from kraken_solver.outputs import OutputError, check_output
+    from kraken_solver.notation.outputs import OutputError, check_output
     check_output(plot, what="--plot", inputs=files)
     root, ext = os.path.splitext(os.path.realpath(plot))
     pattern = re.compile(re.escape(root) + _PLOT_NUMBER + re.escape(ext))
@@ -328,7 +331,8 @@ def _png_path(ctx, param, value):
 @click.option("--seed", type=AsciiInt(0, MAX_SEED), default=0, show_default=True,
               help="With --view player: SeedSequence seed of the drawn layouts.")
 @click.option("--workers", type=AsciiInt(), default=None,
-              help="With --view player: worker processes (default: one per core; at most 4 per core).")
+              help="With --view player: worker processes (default: one per core; at most 4 "
+                   "per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="With --view player: solve on a Dask cluster, as kraken-batch --scheduler.")
 @click.version_option(__version__, prog_name=PROG)
@@ -378,15 +382,15 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
         seed=0, workers=None, scheduler=None):
     """The work of ``kraken-analyse``: read and check every file and the plots' names, then
     load the kernels, then review deal by deal (``player``: with each card's player's view)."""
-    from kraken_solver.dealfile import SkippedTags
-    from kraken_solver.kernel_cache import load_kernels
+    from kraken_solver.engine.kernel_cache import load_kernels
+    from kraken_solver.notation.dealfile import SkippedTags
     if player:
-        from kraken_solver.hint import check_counts
+        from kraken_solver.playerview.hint import check_counts
         check_counts(samples, None, workers)
         if seed < 0:
             raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
     if plot is not None:
-        from kraken_solver.analyse import require_matplotlib
+        from kraken_solver.engine.analyse import require_matplotlib
         try:
             require_matplotlib()
         except ImportError as e:
@@ -409,13 +413,13 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
     skipped.report(warn)
     specs = _with_count(spec for reader in readers for spec in reader)
     load = load_kernels()
-    from kraken_solver.solver import Searcher
+    from kraken_solver.engine.solver import Searcher
     searcher = Searcher()
     writer = None
     if as_csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         if player:
-            from kraken_solver.playerview import CSV_FIELDS as VIEW_FIELDS
+            from kraken_solver.playerview.review import CSV_FIELDS as VIEW_FIELDS
             writer.writerow(CSV_FIELDS + VIEW_FIELDS)
         else:
             writer.writerow(CSV_FIELDS)
@@ -426,7 +430,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
     with contextlib.ExitStack() as stack:   # the pool of --view player, if any
         pool = None
         if player and (scheduler is not None or workers != 1):
-            from kraken_solver.batch import make_pool
+            from kraken_solver.workers.pool import make_pool
             pool = stack.enter_context(make_pool(workers, scheduler))
         for i, (spec, several) in enumerate(specs, start=1):
             dr = review_deal(spec, searcher=searcher)
@@ -455,13 +459,13 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                 path = plot_path(plot, i, several)
                 try:
                     if player:
-                        from kraken_solver.playerview import plot_player_view
+                        from kraken_solver.playerview.review import plot_player_view
                         plot_player_view(pv, path,
                                          title=plot_title(dr, i, ascii_)
                                          + ", as each player saw it", ascii=ascii_,
                                          inputs=files)
                     else:
-                        from kraken_solver.analyse import plot_play
+                        from kraken_solver.engine.analyse import plot_play
                         plot_play(dr.reviews, path, title=plot_title(dr, i, ascii_),
                                   ascii=ascii_, inputs=files)
                 except KrakenError as e:
@@ -481,7 +485,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
 def _player_view(spec, dr, *, samples, seed, pool, index, several):
     """The player's-view review of one deal (a progress bar on a terminal, shown after a
     second)."""
-    from kraken_solver.playerview import review_player_view
+    from kraken_solver.playerview.review import review_player_view
 
     bar = None
     if sys.stderr.isatty():
@@ -500,8 +504,8 @@ def _player_view(spec, dr, *, samples, seed, pool, index, several):
 
 
 def _emit_player_view(dr, pv, index, as_json, as_csv, writer, ascii_):
-    from kraken_solver.playerview import (format_player_view, player_view_csv_cells,
-                                          player_view_dict)
+    from kraken_solver.playerview.review import (format_player_view, player_view_csv_cells,
+                                                 player_view_dict)
     if as_json:
         d = review_dict(dr, index)
         d["view"] = "player"

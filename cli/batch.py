@@ -3,7 +3,7 @@
 
 ``kraken-batch --deals N --seed S --out results.csv`` generates N seeded deals (or reads
 ``--input FILE``), solves each double dummy for the four trumps of the first player and writes
-one row per (deal, trump) (columns: :data:`kraken_solver.batch.COLUMNS`), plus the sidecar
+one row per (deal, trump) (columns: :data:`kraken_solver.batch.config.COLUMNS`), plus the sidecar
 ``results.csv.meta.json``.  Kill it at any moment; the same command with ``--resume``
 finishes it.  Progress (deals/s, ETA) on stderr when it is a terminal.  Errors: one line
 ``kraken-batch: error: ...`` and exit status 1; interrupted: exit status 130.
@@ -18,11 +18,12 @@ import sys
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cards import SEATS
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
-from kraken_solver.cli.params import MAX_BATCH_DEALS, MAX_SEED, AsciiChoice, AsciiInt
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import count
+from kraken_solver.game.cards import SEATS
+from kraken_solver.limits import MAX_BATCH_DEALS, MAX_SEED
+from kraken_solver.notation.text import count
 
 PROG = "kraken-batch"
 
@@ -137,16 +138,18 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")
     objectives = _objectives(objective)
-    from kraken_solver.batch import (check_batch_outputs, check_workers, format_for,
-                                     make_config, paths_for, run_batch)
+    from kraken_solver.batch.config import format_for, make_config, paths_for
+    from kraken_solver.batch.run import run_batch
+    from kraken_solver.batch.store import check_batch_outputs
+    from kraken_solver.workers.pool import check_workers
     try:
         fmt = format_for(out, fmt)
         # the outputs and the number of workers are checked before the input is read
         check_batch_outputs(out, [input_path] if input_path else [])
         check_workers(workers)
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
-                             rules=rules_option(rules_name), objectives=objectives, chunk_size=chunk_size,
-                             fmt=fmt)
+                             rules=rules_option(rules_name), objectives=objectives,
+                             chunk_size=chunk_size, fmt=fmt)
     except KrakenError as err:
         _fail(ctx, err)
     progress = not quiet and sys.stderr.isatty()
@@ -197,9 +200,10 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
     Simple trump-choice rules (longest suit, most trump points, holding the jack, ...):
     how often they pick a double-dummy best trump and what they cost per deal, in points.
     """
-    from kraken_solver.batch import line_locator, read_results
-    from kraken_solver.outputs import make_output_dir
-    from kraken_solver.summary import format_summary, summarize, write_csv_tables, write_plots
+    from kraken_solver.batch.plots import write_plots
+    from kraken_solver.batch.store import line_locator, read_results
+    from kraken_solver.batch.summary import format_summary, summarize, write_csv_tables
+    from kraken_solver.notation.outputs import make_output_dir
     try:
         df = read_results(file)
         s = summarize(df, source=file, line_of=line_locator(file))

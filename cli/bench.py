@@ -14,15 +14,14 @@ import sys
 import click
 
 from kraken_solver import __version__
-from kraken_solver.bench import (check_against, format_report, is_deal_file_suite, load_report,
-                                 run_suite)
+from kraken_solver.bench.solves import check_against, format_report, load_report, run_suite
+from kraken_solver.bench.suites import is_deal_file_suite
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.engine.solver import DEFAULT_TT_BITS
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import count
-from kraken_solver.outputs import check_outputs, write_text
-from kraken_solver.solver import DEFAULT_TT_BITS
-
+from kraken_solver.notation.outputs import check_outputs, write_text
+from kraken_solver.notation.text import count
 
 #: --check lists this many differences, then says how many more there are
 MISMATCHES_LISTED = 20
@@ -146,8 +145,8 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
 
 def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_path, quiet,
                 check_path, repeat):
-    from kraken_solver.bench import format_hint_report, run_hint_suite
-    from kraken_solver.outputs import check_output, write_text
+    from kraken_solver.bench.hints import format_hint_report, run_hint_suite
+    from kraken_solver.notation.outputs import check_output, write_text
 
     def progress(i, n):
         if not quiet:
@@ -155,7 +154,7 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
     try:
         if check_path or repeat != 1:
             raise KrakenError("--check and --repeat time the solver's suites; not with --hint")
-        from kraken_solver.batch import check_workers
+        from kraken_solver.workers.pool import check_workers
         check_workers(workers)
         inputs = [suite] if is_deal_file_suite(suite) or suite.endswith(".jsonl") else []
         if json_path:

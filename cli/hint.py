@@ -5,7 +5,7 @@ when there are none) sees their own hand, the cards played and who played them, 
 roem declared before play (``[Declared "20 0"]``, playing team first; needed when a hand is
 hidden and hand roem is on).  The other hands may be written ``-``; given, they are not looked
 at.  Every legal card is valued over the layouts of the unseen cards consistent with what the
-player saw (:mod:`kraken_solver.hint`): mean score with its standard error, P(made), mean
+player saw (:mod:`kraken_solver.playerview.hint`): mean score with its standard error, P(made), mean
 points, P(pit) and the loss against the best card, the best marked; exact when the layouts
 number at most 2,000, else sampled.  ``--json`` writes one JSON document a deal, ``--csv``
 one row a legal card.  Results go to stdout; a progress bar (when a hint takes more than a
@@ -25,14 +25,16 @@ import time
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import guard_output, symbols_ok as _symbols_ok
-from kraken_solver.cli.params import (MAX_HINT_SAMPLES, MAX_SEED, AsciiChoice, AsciiInt,
-                                      one_standard_input)
-from kraken_solver.cards import SEATS
-from kraken_solver.dealfile import DealSpec, parse_deal_file
+from kraken_solver.cli import guard_output
+from kraken_solver.cli import symbols_ok as _symbols_ok
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, one_standard_input
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import (DEAL_FIELDS, card_text, count, csv_bool, deal_fields,
-                                      hand_line, suit_text, team_name)
+from kraken_solver.game.cards import SEATS
+from kraken_solver.limits import MAX_HINT_SAMPLES, MAX_SEED
+from kraken_solver.notation.dealfile import DealSpec
+from kraken_solver.notation.reader import parse_deal_file
+from kraken_solver.notation.report import DEAL_FIELDS, deal_fields
+from kraken_solver.notation.text import card_text, count, csv_bool, hand_line, suit_text, team_name
 
 PROG = "kraken-hint"
 
@@ -47,7 +49,7 @@ def locate(err: KrakenError, spec: DealSpec) -> KrakenError:
     """``err`` located in the file: a card of the play (``column`` = its 1-based index in
     the play) at its own line and column, one about the declared hand roem at the deal's
     [Declared] tag (or declared= word), anything else at the deal's line."""
-    from kraken_solver.layouts import DeclaredRoemError
+    from kraken_solver.playerview.observation import DeclaredRoemError
 
     if err.source is not None:
         return err
@@ -62,9 +64,10 @@ def locate(err: KrakenError, spec: DealSpec) -> KrakenError:
 
 
 def observation_of(spec: DealSpec):
-    """The :class:`~kraken_solver.layouts.Observation` of the deal's player to move.  Raises
+    """The :class:`~kraken_solver.playerview.observation.Observation` of the deal's player to move.
+    Raises
     KrakenError located in the file."""
-    from kraken_solver.layouts import observe
+    from kraken_solver.playerview.observation import observe
 
     if spec.trump is None:
         raise KrakenError('no trump: a hint needs the deal\'s trump; add a [Trump "H"] tag (or '
@@ -93,7 +96,7 @@ def _signed(v: float) -> str:
 
 def format_play(obs, *, ascii: bool = False) -> list[str]:
     """The cards played so far, a trick a line, each card with its player."""
-    from kraken_solver.layouts import trick_winner_index
+    from kraken_solver.playerview.observation import trick_winner_index
 
     if not obs.played:
         return ["Play so far: none (the first lead)"]
@@ -171,8 +174,8 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
     """One deal's hint as CSV rows (:data:`CSV_FIELDS`), one a legal card."""
     rows = []
     for card, e in h.cards.items():
-        rows.append([index, spec.source, spec.line, str(spec.deal), h.seat, h.side, h.trump, h.objective,
-                     card, e.mean, e.se, e.p_made, e.mean_score,
+        rows.append([index, spec.source, spec.line, str(spec.deal), h.seat, h.side, h.trump,
+                     h.objective, card, e.mean, e.se, e.p_made, e.mean_score,
                      "" if e.mean_points is None else e.mean_points, e.p_pit, e.min, e.max,
                      e.loss, e.loss_se, csv_bool(e.best), csv_bool(h.exact), h.layouts,
                      "" if h.consistent is None else h.consistent, h.allowed_by_play, h.seed])
@@ -223,7 +226,7 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
     up to 2,000 layouts, else --samples drawn): mean score (points, playing team's side) with
     its standard error, P(made), mean points, P(pit), and the loss against the best card.
     """
-    from kraken_solver.hint import check_counts
+    from kraken_solver.playerview.hint import check_counts
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
     if no_points and objective == "points":
@@ -239,7 +242,7 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
         raise KrakenError("--seed must be a whole number >= 0", token=str(seed))
     rules = None
     if rules_spec is not None:
-        from kraken_solver.rules import as_rules
+        from kraken_solver.game.rules import as_rules
         rules = as_rules(rules_spec)
     specs = []
     for f in files:
@@ -279,8 +282,8 @@ def _hint_one(spec, obs, stack, pool_box, *, samples, seed, objective, both, wor
               scheduler, quiet, index, deals):
     """The hint of one deal; opens the pool (kept in ``pool_box[0]`` for the next deals,
     closed by ``stack``) when the first job worth one comes."""
-    from kraken_solver.batch import make_pool
-    from kraken_solver.hint import SMALL_JOB, plan_hint, solve_plan
+    from kraken_solver.playerview.hint import SMALL_JOB, plan_hint, solve_plan
+    from kraken_solver.workers.pool import make_pool
 
     t0 = time.perf_counter()
     try:

@@ -11,8 +11,6 @@ import click
 
 # the bounds of typed numbers, shown in --help and checked before any work: the library's
 # own (``kraken_solver.limits``, which imports nothing)
-from kraken_solver.limits import (MAX_ADVISE_SAMPLES, MAX_BATCH_DEALS,  # noqa: F401
-                                  MAX_HINT_SAMPLES, MAX_SEED)
 
 #: digits past which a typed whole number is refused as too large without being converted
 #: (Python refuses to convert more than 4,300 and would call it "not a valid integer")

@@ -16,7 +16,7 @@ a file (all of a usual one; the files are read as streams); Ctrl-C ends it with
 ``kraken-solve: interrupted`` and exit status 130 (as the other tools), the deals solved before
 kept on stdout.
 
-The deal file format is described in :mod:`kraken_solver.dealfile`.
+The deal file format is described in :mod:`kraken_solver.notation.dealfile`.
 """
 
 from __future__ import annotations
@@ -29,16 +29,18 @@ import time
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, rules_option,
-                               symbols_ok as _symbols_ok)
-from kraken_solver.cards import SEATS, parse_card
+from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli import symbols_ok as _symbols_ok
 from kraken_solver.cli.params import AsciiChoice, one_standard_input
-from kraken_solver.dealfile import DealReader, DealSpec
 from kraken_solver.errors import KrakenError
-from kraken_solver.formatting import (CSV_FIELDS, TABLE_CSV_FIELDS, Analysis,
-                                      analysis_csv_rows, analysis_dict, count, format_analysis,
-                                      deal_heading, format_full_table, full_table_csv_rows,
-                                      full_table_dict, hand_diagram)
+from kraken_solver.game.cards import SEATS, parse_card
+from kraken_solver.notation.dealfile import DealSpec
+from kraken_solver.notation.reader import DealReader
+from kraken_solver.notation.report import (CSV_FIELDS, TABLE_CSV_FIELDS, Analysis,
+                                           analysis_csv_rows, analysis_dict, deal_heading,
+                                           format_analysis, format_full_table, full_table_csv_rows,
+                                           full_table_dict)
+from kraken_solver.notation.text import count, hand_diagram
 
 PROG = "kraken-solve"
 
@@ -64,9 +66,11 @@ def analyse(spec: DealSpec, *, objective: str = "score", best_by: str = "score",
     analysed is ``trump``, else the file's, else the best of the table by ``best_by``.
     Values are in points, from the playing team's side.  Raises KrakenError for bad input
     (the parser has normally caught it already)."""
-    from kraken_solver.sheet import sheet_of_position
-    from kraken_solver.solver import Position, Searcher, hand_roem, solve
-    from kraken_solver.tables import line_is_pit, trump_cells
+    from kraken_solver.engine.solver import Searcher, solve
+    from kraken_solver.engine.tables import line_is_pit, trump_cells
+    from kraken_solver.game.position import Position
+    from kraken_solver.game.roem import hand_roem
+    from kraken_solver.game.sheet import sheet_of_position
 
     searcher = searcher or Searcher()
     t0 = time.perf_counter()
@@ -123,8 +127,8 @@ def analyse_every_trump(spec: DealSpec, *, objective: str = "score", best_by: st
                         searcher=None) -> list[Analysis]:
     """One :class:`Analysis` per trump of the first player's trump table (S H D C), each with
     its card values, principal variation and sheet; one for a deal whose trump is given."""
-    from kraken_solver.solver import Searcher
-    from kraken_solver.tables import trump_cells
+    from kraken_solver.engine.solver import Searcher
+    from kraken_solver.engine.tables import trump_cells
     searcher = searcher or Searcher()
     if spec.trump is not None:
         return [analyse(spec, objective=objective, best_by=best_by, searcher=searcher)]
@@ -215,10 +219,10 @@ def solve_files(files, *, trump, first, rules, objective, best_by, full, as_json
                 ascii_):
     """The work of ``kraken-solve``: read and check every file, then load the kernels, then
     solve and print deal by deal."""
-    from kraken_solver.dealfile import SkippedTags
-    from kraken_solver.kernel_cache import load_kernels
-    from kraken_solver.solver import Searcher
-    from kraken_solver.tables import full_table
+    from kraken_solver.engine.kernel_cache import load_kernels
+    from kraken_solver.engine.solver import Searcher
+    from kraken_solver.engine.tables import full_table
+    from kraken_solver.notation.dealfile import SkippedTags
     skipped = SkippedTags()
 
     def check(spec):

@@ -6,11 +6,12 @@ prints its address on stdout and opens the browser (unless ``--no-browser``); Ct
 file as ``kraken-solve`` reads it; several deals give a list to pick from.  Without FILE the
 table is empty, to deal into (or ``--random SEED`` deals deal 0 of ``kraken-batch --seed
 SEED``).  A toggle on the page shows the player's-view hint (``kraken-hint``) of the player to
-move instead of the double-dummy values.  ``--export page.html`` writes one self-contained page instead (no server, no
-network): the deals and the values along the line played, continued by the best line.
+move instead of the double-dummy values.  ``--export page.html`` writes one self-contained page
+instead (no server, no network): the deals and the values along the line played, continued by the
+best line.
 
 Bad input gives one line ``kraken-view: error: ...`` and exit status 1.  The page and its API
-are in :mod:`kraken_solver.viewer`.
+are in :mod:`kraken_solver.view`.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ import time
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cards import SEATS
 from kraken_solver.cli import first_run_notice
-from kraken_solver.cli.params import MAX_SEED, AsciiChoice, AsciiInt
+from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
+from kraken_solver.game.cards import SEATS
+from kraken_solver.limits import MAX_SEED
 
 PROG = "kraken-view"
 
@@ -42,10 +44,10 @@ def _say(text: str) -> None:
 def random_spec(seed: int, *, trump=None, first=None, rules=None):
     """Deal 0 of ``kraken-batch --seed SEED`` (``SeedSequence(seed)``), first player N unless
     ``first`` says otherwise, as a DealSpec."""
-    from kraken_solver.batch import generate_deals
-    from kraken_solver.dealfile import DealSpec
-    from kraken_solver.rules import Rules
-    from kraken_solver.solver import as_seat, as_suit
+    from kraken_solver.dealing.seeded import generate_deals
+    from kraken_solver.game.cards import as_seat, as_suit
+    from kraken_solver.game.rules import Rules
+    from kraken_solver.notation.dealfile import DealSpec
     deal = generate_deals(seed, 0, 1)[0]
     return DealSpec(deal=deal, trump=None if trump is None else as_suit(trump),
                     first=0 if first is None else as_seat(first),
@@ -138,10 +140,12 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
                 raise click.UsageError(f"{' and '.join(given)} "
                                        f"{'apply' if len(given) > 1 else 'applies'} to the "
                                        "server, not to --export (a page written to a file)")
-        from kraken_solver import viewer
-        from kraken_solver.dealfile import DealReader
-        from kraken_solver.outputs import check_output, write_text
-        from kraken_solver.rules import as_rules
+        from kraken_solver.game.rules import as_rules
+        from kraken_solver.notation.outputs import check_output, write_text
+        from kraken_solver.notation.reader import DealReader
+        from kraken_solver.view.app import create_app
+        from kraken_solver.view.page import MAX_DEALS, MAX_EXPORT_DEALS, deal_entry, export_page
+        from kraken_solver.view.session import BoardSolver
         rules = None
         if rules_text is not None:
             try:
@@ -154,7 +158,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
         notice.enter_context(first_run_notice(PROG))
         specs = []
         source = None if file is None else ("<stdin>" if file == "-" else file)
-        limit = viewer.MAX_EXPORT_DEALS if export is not None else viewer.MAX_DEALS
+        limit = MAX_EXPORT_DEALS if export is not None else MAX_DEALS
         if file is not None:
             # read no further than the deal past the limit: a file of a million deals was
             # read whole (1.4 GB, 38 s) before it was refused
@@ -166,11 +170,11 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
                                       "(split the file)", source=source)
         elif seed is not None:
             specs = [random_spec(seed, trump=trump, first=first, rules=rules)]
-        solver = viewer.BoardSolver()
+        solver = BoardSolver()
         server = None
         if export is None:      # the port first: a port in use is said before the wait
-            entries = [viewer.deal_entry(s, i) for i, s in enumerate(specs)]
-            app = viewer.create_app(entries, source=source, solver=solver,
+            entries = [deal_entry(s, i) for i, s in enumerate(specs)]
+            app = create_app(entries, source=source, solver=solver,
                                     log=None if quiet else _say)
             server = serve(app, port)
         t0 = time.perf_counter()
@@ -183,7 +187,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
             bar = tqdm(total=sum(4 * s.deal.size + 1 for s in specs), unit="position",
                        file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
                        desc=PROG)
-            html = viewer.export_page(specs, solver, source=source,
+            html = export_page(specs, solver, source=source,
                                       progress=lambda done, total: bar.update(1))
             bar.close()
             write_text(export, html, what="the --export page", inputs=[file])

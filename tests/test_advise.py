@@ -1,4 +1,4 @@
-"""Tests of ``kraken-advise`` (kraken_solver.advise, cli/advise.py).
+"""Tests of ``kraken-advise`` (kraken_solver.playerview.advise, cli/advise.py).
 
 The key check: when ``--known`` fixes all 24 unseen cards, every sample is the same deal and
 the advice must equal ``solve``/``trump_table`` on that deal.  Sampling is checked without
@@ -14,12 +14,14 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, solve, trump_table
-from kraken_solver.advise import (advise, doubling_advice, format_advice, parse_hand,
-                                  parse_known, sample_deals)
-from kraken_solver.batch import forces_pit, generate_deals, worker_searcher
-from kraken_solver.cards import SEATS, SUITS, card_str, cards_of, hand_text, parse_card
 from kraken_solver.cli.advise import main
+from kraken_solver.dealing.seeded import generate_deals
+from kraken_solver.engine.trumps import forces_pit
 from kraken_solver.errors import CardParseError, KrakenError
+from kraken_solver.game.cards import SEATS, SUITS, card_str, cards_of, hand_text, parse_card
+from kraken_solver.playerview.advise import (advise, doubling_advice, format_advice, parse_hand,
+                                             parse_known, sample_deals)
+from kraken_solver.workers.task import worker_searcher
 
 HAND = "AJ9.K7.T8.A"          # S A J 9, H K 7, D T 8, C A
 
@@ -248,7 +250,7 @@ def test_advice_within_noise_says_so():
 
 def test_workers_are_bounded():
     """--workers 9999 forked 9,999 processes: at most 4 per core, refused before any work."""
-    from kraken_solver.batch import max_workers
+    from kraken_solver.workers.pool import max_workers
     with pytest.raises(KrakenError, match="from 1 to"):
         advise(HAND, samples=1, workers=max_workers() + 1)
     r = run(HAND, "--workers", 9999, "--samples", 1)
@@ -260,7 +262,7 @@ def test_a_hand_is_shown_as_kraken_hint_shows_it(tmp_path):
     """kraken-advise showed a hand as '♠ AJ9', kraken-hint as '♠ A T 7': both use
     formatting.hand_line now, the ranks one space apart as in the deal diagram."""
     from kraken_solver.cli.hint import main as hint_main
-    from kraken_solver.formatting import hand_line
+    from kraken_solver.notation.text import hand_line
     r = run("AJ9.T8..Q97", "--samples", 2, "--workers", 1)
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[0] == "Hand of N: \u2660 A J 9  \u2665 T 8  \u2666 -  \u2663 Q 9 7"

@@ -1,5 +1,5 @@
 """Tests of the double-dummy review of a played deal: ``analyse_play``, ``summarise_play``,
-``plot_play`` (kraken_solver.analyse) and the ``kraken-analyse`` command (CliRunner).
+``plot_play`` (kraken_solver.engine.analyse) and the ``kraken-analyse`` command (CliRunner).
 
 Values are checked against independent ``solve`` calls (a fresh Searcher each) and against the
 exact reference values of tests/data/solve_endings.jsonl; the only hard-coded results are those
@@ -23,15 +23,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from kraken_solver import (Deal, IllegalCardError, KrakenError, Position, Rules, Searcher,
-                           card_str, legal_cards, parse_card, solve, trump_table)
-from kraken_solver.analyse import (CardReview, analyse_play, plot_play, require_matplotlib,
-                                   summarise_play)
-from kraken_solver.bench import random_deals
-from kraken_solver.cards import SEATS, SUITS, mask_of
+from kraken_solver import (Deal, IllegalCardError, KrakenError, Position, Rules, Searcher, card_str,
+                           legal_cards, parse_card, solve, trump_table)
+from kraken_solver.bench.suites import random_deals
 from kraken_solver.cli.analyse import CSV_FIELDS, main, plot_paths
-from kraken_solver.dealfile import parse_deal_file
-from kraken_solver.solver import card_values_of
+from kraken_solver.engine.analyse import (CardReview, analyse_play, plot_play, require_matplotlib,
+                                          summarise_play)
+from kraken_solver.engine.solver import card_values_of
+from kraken_solver.game.cards import SEATS, SUITS, mask_of
+from kraken_solver.notation.reader import parse_deal_file
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
@@ -398,10 +398,10 @@ def test_the_play_plot_keeps_every_text_in_the_figure():
     """A long file name or rules spec ran the title off both edges of the figure; it now
     wraps (the plot moves down to make room), and nothing else leaves the figure, covers a
     plot or hides a numbered mark under another."""
-    from plotcheck import (boxes_overlap, check_legends_off_the_axes,
-                           check_texts_inside_figure, drawn, marker_boxes)
+    from plotcheck import (boxes_overlap, check_legends_off_the_axes, check_texts_inside_figure,
+                           drawn, marker_boxes)
 
-    from kraken_solver.analyse import play_figure
+    from kraken_solver.engine.analyse import play_figure
     (spec,) = parse_deal_file(str(DATASETS / "played_deal.txt"))
     rs = analyse_play(spec.deal, spec.trump, spec.first, rules=spec.rules, played=spec.played)
     for title in ("Deal 1: datasets/played_deal.txt, line 4   trump S, first W (playing team "

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import naive
-from kraken_solver import (PRESETS, CardParseError, Deal, DealError, IllegalCardError,
-                           KrakenError, Rules, RulesError, card_str, hand_roem, legal_cards,
-                           parse_card, solve)
-from kraken_solver.cards import mask_of
+from kraken_solver import (PRESETS, CardParseError, Deal, DealError, IllegalCardError, KrakenError,
+                           Rules, RulesError, card_str, hand_roem, legal_cards, parse_card, solve)
+from kraken_solver.game.cards import mask_of
 
 SEATS = "NESW"
 
@@ -380,6 +379,7 @@ def test_searcher_tt_bits_must_be_an_int_from_4_to_28(bits):
 
 def test_searcher_takes_numpy_ints():
     import numpy as np
+
     from kraken_solver import Searcher
     assert Searcher(tt_bits=np.int64(6)).tt_mask == 63
 
@@ -448,7 +448,8 @@ def test_long_bad_text_is_shortened_in_errors():
 def test_searcher_refuses_an_unknown_objective():
     # only "points" was checked: anything else was taken for the score
     from kraken_solver import KrakenError
-    from kraken_solver.solver import Position, Searcher
+    from kraken_solver.engine.solver import Searcher
+    from kraken_solver.game.position import Position
     pos = Position("N:AJ.QJ.AJT.Q 987.T987.K. KQT.A.Q9.A8 .K.87.KJT97", "S", "N")
     s = Searcher()
     for objective in ("Points", "SCORE", "made", None):
@@ -466,8 +467,8 @@ def test_searcher_refuses_an_unknown_objective():
 def test_suit_symbols_sets_and_use_tt():
     # suit symbols as in deal files; a set of played cards has no order; use_tt is a bool
     from kraken_solver import KrakenError, solve
-    from kraken_solver.cards import parse_card, parse_suit
-    from kraken_solver.solver import Searcher
+    from kraken_solver.engine.solver import Searcher
+    from kraken_solver.game.cards import parse_card, parse_suit
     assert parse_suit("\u2665") == parse_suit("H") and parse_suit("\u2661") == parse_suit("h")
     assert parse_card("\u2666T") == parse_card("DT") and parse_card("\u266010") == parse_card("ST")
     deal = "N:AJ.QJ.AJT.Q 987.T987.K. KQT.A.Q9.A8 .K.87.KJT97"
@@ -489,8 +490,8 @@ def test_the_table_is_prefetched_where_it_misses_the_l2_cache(tmp_path, monkeypa
     """``l2_cache_bytes`` reads a core's L2 size from Linux's sysfs layout (the level-2 data or
     unified entry, sizes in K or M); ``Searcher``'s default prefetches where the table takes
     more than a quarter of it, or where the size is unknown."""
-    from kraken_solver import solver
-    from kraken_solver.solver import Searcher, l2_cache_bytes, prefetch_pays
+    from kraken_solver.engine import solver
+    from kraken_solver.engine.solver import Searcher, l2_cache_bytes, prefetch_pays
 
     def cache_dir(entries):
         root = tmp_path / f"cache{len(list(tmp_path.iterdir()))}"
@@ -530,7 +531,7 @@ def test_the_table_is_prefetched_where_it_misses_the_l2_cache(tmp_path, monkeypa
 
 def test_a_searcher_that_is_not_one_and_final_value_too_early_are_input_errors():
     from kraken_solver import Position, trump_table
-    from kraken_solver.analyse import analyse_play
+    from kraken_solver.engine.analyse import analyse_play
     deal = "N:AKQJ.T987.. .AKQJ.T987. ..AKQJ.T987 T987...AKQJ"
     for call in (lambda: solve(deal, "S", "N", searcher="x"),
                  lambda: trump_table(deal, "N", searcher=3),
@@ -550,8 +551,8 @@ def test_a_searcher_that_is_not_one_and_final_value_too_early_are_input_errors()
 def test_case_folding_invents_no_cards_suits_or_seats():
     """str.upper turns 'ſ' (long s) into 'S' and str.lower the Kelvin sign into 'k': only the
     ASCII letters README lists are read."""
-    from kraken_solver.cards import parse_rank, parse_seat, parse_suit
-    from kraken_solver.dealfile import parse_deal_text
+    from kraken_solver.game.cards import parse_rank, parse_seat, parse_suit
+    from kraken_solver.notation.dealfile import parse_deal_text
     for bad in ("\u017f", "\u0131", "\u212a"):
         for parse in (parse_suit, parse_seat, parse_rank):
             with pytest.raises(CardParseError):
@@ -567,7 +568,7 @@ def test_case_folding_invents_no_cards_suits_or_seats():
         parse_deal_text('[Deal "N:A... K... Q... J..."]\n[Trump "\u017f"]\n', "t.txt")
     with pytest.raises(KrakenError):
         parse_deal_text("\u017f:A... K... Q... J... trump=H\n", "t.txt")
-    from kraken_solver.advise import parse_hand, parse_known
+    from kraken_solver.playerview.advise import parse_hand, parse_known
     with pytest.raises(DealError):
         parse_hand("AKQ\u212a.J9.T8.7")
     with pytest.raises(CardParseError):
@@ -640,7 +641,7 @@ def test_played_as_bytes_is_a_clear_error():
 def test_the_fast_pbn_reader_agrees_with_the_full_one(monkeypatch):
     """parse_pbn reads clean deals through a cached fast path: same hands, same seat, and
     every text it does not take goes to the full reader (which names the error)."""
-    import kraken_solver.deal as deal_module
+    from kraken_solver.game import deal as deal_module
     rng = np.random.default_rng(8)
     texts = []
     for _ in range(300):

@@ -1,4 +1,4 @@
-"""Tests of ``kraken-batch`` (kraken_solver.batch, kraken_solver.summary, cli/batch.py).
+"""Tests of ``kraken-batch`` (kraken_solver.batch, kraken_solver.batch.summary, cli/batch.py).
 
 Full deals take 0.2-0.5 s each for four trumps, so the batches here are a few deals with small
 chunks.  One reference batch (module fixture) is compared with: a run with another number of
@@ -24,13 +24,16 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, Rules, trump_table
-from kraken_solver.batch import (COLUMNS, GEN_BLOCK, TIMING_COLUMNS, forces_pit,
-                                 generate_deals, make_config, pit_ruled_out, read_results,
-                                 run_batch, solve_trumps, worker_searcher)
-from kraken_solver.cards import SEATS, SUITS, mask_of
-from kraken_solver.errors import KrakenError
+from kraken_solver.batch.config import COLUMNS, TIMING_COLUMNS, make_config
+from kraken_solver.batch.run import run_batch
+from kraken_solver.batch.store import read_results
+from kraken_solver.batch.summary import hand_features, summarize
 from kraken_solver.cli.batch import main
-from kraken_solver.summary import hand_features, summarize
+from kraken_solver.dealing.seeded import GEN_BLOCK, generate_deals
+from kraken_solver.engine.trumps import forces_pit, pit_ruled_out, solve_trumps
+from kraken_solver.errors import KrakenError
+from kraken_solver.game.cards import SEATS, SUITS, mask_of
+from kraken_solver.workers.task import worker_searcher
 
 SEED = 11
 DEALS = 6
@@ -588,7 +591,7 @@ def test_unusable_output_paths_are_one_line_errors(tmp_path):
     (tmp_path / "users" / "keep.txt").unlink()
     (tmp_path / "users").rmdir()
     # a failed atomic write leaves no temporary file
-    from kraken_solver.outputs import OutputError, write_bytes
+    from kraken_solver.notation.outputs import OutputError, write_bytes
     with pytest.raises(OutputError, match="directory"):
         write_bytes(str(tmp_path / "y.csv.meta.json"), b"{}")
     assert sorted(os.listdir(tmp_path)) == ["notafile", "xfile.parts", "y.csv.meta.json"]
@@ -652,10 +655,10 @@ def test_summarize_checks_a_data_frame():
 
 
 def test_deal_hands_reads_deals_as_deal_from_pbn_does():
-    """summarize reads the deal column vectorised (kraken_solver.summary.deal_hands): the same
+    """summarize reads the deal column vectorised (kraken_solver.batch.summary.deal_hands): the same
     hands as Deal.from_pbn, for the form kraken-batch writes and for other PBN forms."""
-    from kraken_solver.bench import random_deals
-    from kraken_solver.summary import deal_hands
+    from kraken_solver.batch.summary import deal_hands
+    from kraken_solver.bench.suites import random_deals
     rng = np.random.default_rng(5)
     texts = []
     for d in random_deals(60, 9):
@@ -718,7 +721,7 @@ def test_absurd_counts_are_refused_before_any_work(tmp_path):
     with pytest.raises(KrakenError, match="number of deals"):
         make_config(deals=10**9 + 1, seed=1)
     assert make_config(deals=10**9, seed=1).n_chunks == -(-10**9 // 64)
-    from kraken_solver.advise import MAX_SAMPLES, advise
+    from kraken_solver.playerview.advise import MAX_SAMPLES, advise
     with pytest.raises(KrakenError, match="number of samples"):
         advise("AJ9.K7.T8.A", samples=MAX_SAMPLES + 1)
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kraken_solver.bench import (check_against, checksum, deals_checksum, format_report,
-                                 load_report, random_deals, run_suite, suite_deals)
+from kraken_solver.bench.solves import check_against, format_report, load_report, run_suite
+from kraken_solver.bench.suites import checksum, deals_checksum, random_deals, suite_deals
 from kraken_solver.cli.bench import main as bench_main
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import Rules
+from kraken_solver.game.rules import Rules
 
 EXPECTED = Path(__file__).resolve().parent.parent / "benchmarks" / "expected"
 SCORE_FILE = EXPECTED / "random-100-seed1.kraken.score.json"
@@ -228,7 +228,8 @@ HARD = Path(__file__).resolve().parent.parent / "benchmarks" / "suites" / "hard-
 def test_hard_suite_values_still_hold(path, rules, objective):
     """The stored hard set: its deals are the stored report's, and the easiest of them (the
     file is hardest first) still has its stored values."""
-    from kraken_solver.solver import Position, Searcher
+    from kraken_solver.engine.solver import Searcher
+    from kraken_solver.game.position import Position
     expected = json.loads(path.read_text())
     deals = suite_deals(str(HARD))
     assert expected["suite"] == "hard-25" and expected["deals"] == len(deals) == 25
@@ -297,7 +298,8 @@ def test_a_huge_suite_makes_nothing_before_its_first_solve():
     """random-999999999-seed1 grew to 1.5 GB before solving (the list of a billion seed
     sequences): the deals are made one at a time."""
     import tracemalloc
-    from kraken_solver.bench import iter_suite
+
+    from kraken_solver.bench.suites import iter_suite
     tracemalloc.start()
     try:
         it = iter_suite("random-999999999-seed1")
@@ -308,7 +310,7 @@ def test_a_huge_suite_makes_nothing_before_its_first_solve():
     assert first == random_deals(3, 1)
     assert peak < 2_000_000
     # the checksum of the deals is the same whether they come as a list or one at a time
-    from kraken_solver.bench import deals_checksum
+    from kraken_solver.bench.suites import deals_checksum
     assert deals_checksum(iter_suite("random-4-seed2")) == deals_checksum(random_deals(4, 2))
     assert deals_checksum(random_deals(4, 2)) == hashlib.sha256(
         " ".join(str(d) for d in random_deals(4, 2)).encode()).hexdigest()[:16]
@@ -350,7 +352,7 @@ def test_check_refuses_what_is_no_report_at_once(tmp_path, monkeypatch):
     traceback: each is one line naming the file, before any solve."""
     import os
 
-    from kraken_solver import bench
+    from kraken_solver.bench import solves as bench
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -383,7 +385,7 @@ def test_reports_name_the_machine(monkeypatch):
     import os
     import platform
 
-    from kraken_solver import bench
+    from kraken_solver.bench import machine as bench
 
     report = run_suite("random-1-seed3", Rules(), "score")
     assert report["cpu"] == bench.cpu_model() and report["cpu"].strip()
@@ -410,7 +412,7 @@ def test_reports_name_the_machine(monkeypatch):
 def test_a_report_says_whether_the_table_was_prefetched(monkeypatch):
     """Speed depends on it (``solver.prefetch_pays``): the report records the searcher's
     choice and prints it beside the table's size; a report stored before says nothing."""
-    from kraken_solver import solver
+    from kraken_solver.engine import solver
     for l2, prefetched in ((2 << 20, False), (1 << 20, True)):
         monkeypatch.setattr(solver, "l2_cache_bytes", lambda l2=l2: l2)
         report = run_suite("random-1-seed3", Rules(), "points")

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
-from kraken_solver.bench import read_positions, run_hint_suite
+from kraken_solver.bench.hints import read_positions, run_hint_suite
 from kraken_solver.cli.bench import main
 from kraken_solver.errors import KrakenError
-from kraken_solver.rules import Rules
-
-import pytest
+from kraken_solver.game.rules import Rules
 
 
 def test_each_mode_runs():

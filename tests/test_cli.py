@@ -19,10 +19,10 @@ from click.testing import CliRunner
 
 from kraken_solver import (Deal, Position, card_str, hand_roem, legal_cards, score_sheet, solve,
                            trump_table)
-from kraken_solver.cards import SEATS, SUITS, mask_of
 from kraken_solver.cli.solve import main
-from kraken_solver.dealfile import parse_deal_file
-from kraken_solver.formatting import CSV_FIELDS
+from kraken_solver.game.cards import SEATS, SUITS, mask_of
+from kraken_solver.notation.reader import parse_deal_file
+from kraken_solver.notation.report import CSV_FIELDS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
@@ -500,12 +500,12 @@ def test_one_meaning_per_column_name_across_commands(tmp_path):
     card's line in one and the deal's in others.  Every CSV and JSON of solve, analyse and
     hint now starts with deal_number (1-based place in the run), source, line (the deal's)
     and deal (PBN from N); kraken-batch's deal_id is a name of its own."""
+    from kraken_solver.batch.summary import REQUIRED_COLUMNS
     from kraken_solver.cli.analyse import main as analyse_main
     from kraken_solver.cli.batch import main as batch_main
     from kraken_solver.cli.hint import main as hint_main
-    from kraken_solver.dealfile import parse_deal_file
-    from kraken_solver.formatting import DEAL_FIELDS
-    from kraken_solver.summary import REQUIRED_COLUMNS
+    from kraken_solver.notation.reader import parse_deal_file
+    from kraken_solver.notation.report import DEAL_FIELDS
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     played = write(tmp_path, open(os.path.join(root, "datasets", "part_played.txt")).read()
@@ -573,7 +573,9 @@ def test_no_json_of_the_tools_holds_an_unlabelled_pair():
     hint answers holds a pair of numbers."""
     from kraken_solver.cli.analyse import main as analyse_main
     from kraken_solver.cli.hint import main as hint_main
-    from kraken_solver.viewer import BoardSolver, read_query, state_of
+    from kraken_solver.view.board import state_of
+    from kraken_solver.view.query import read_query
+    from kraken_solver.view.session import BoardSolver
 
     root = pathlib.Path(__file__).resolve().parent.parent / "datasets"
     runs = [(main, [root / "full_deal.txt"]), (main, [root / "part_played.txt"]),
@@ -604,7 +606,7 @@ def test_no_json_of_the_tools_holds_an_unlabelled_pair():
 
 def test_count_says_what_it_counts_in_the_right_number(tmp_path):
     """Messages count with formatting.count: '1 deal', '18 chunks', '1,152 deals'."""
-    from kraken_solver.formatting import count
+    from kraken_solver.notation.text import count
     assert count(1, "deal") == "1 deal"
     assert count(0, "deal") == "0 deals"
     assert count(18, "chunk") == "18 chunks"

@@ -1,4 +1,4 @@
-"""Tests of ``kraken-batch --scheduler`` (kraken_solver.cluster): batches on a Dask cluster.
+"""Tests of ``kraken-batch --scheduler`` (kraken_solver.workers.cluster): batches on a Dask cluster.
 
 A LocalCluster of two worker processes on the loopback interface is started inside the tests
 (module fixture) and the batch is pointed at its ``tcp://`` address, as it would be at a
@@ -20,10 +20,12 @@ from click.testing import CliRunner
 
 distributed = pytest.importorskip("distributed")
 
-from kraken_solver.batch import TIMING_COLUMNS, make_config, read_results, run_batch  # noqa: E402
+from kraken_solver.batch.config import TIMING_COLUMNS, make_config
+from kraken_solver.batch.run import run_batch  # noqa: E402
+from kraken_solver.batch.store import read_results
 from kraken_solver.cli.batch import main  # noqa: E402
-from kraken_solver.cluster import DaskPool, max_local_workers, parse_scheduler  # noqa: E402
 from kraken_solver.errors import KrakenError  # noqa: E402
+from kraken_solver.workers.cluster import DaskPool, max_local_workers, parse_scheduler  # noqa: E402
 
 SEED = 23
 # 6 chunks of 4 deals: each chunk takes long enough (about 0.1 s on a fast core) for a test to
@@ -106,7 +108,7 @@ def test_cli_errors(tmp_path):
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
-    import kraken_solver.cluster as cl
+    from kraken_solver.workers import cluster as cl
     monkeypatch.setattr(cl, "CONNECT_TIMEOUT", 1.0)
     out = tmp_path / "r.csv"
     t0 = time.monotonic()
@@ -233,7 +235,7 @@ def test_a_chunk_that_kills_every_worker_fails_the_batch_clearly():
 
 
 def test_advise_on_the_cluster_equals_the_local_pool(cluster):
-    from kraken_solver.advise import advise
+    from kraken_solver.playerview.advise import advise
     kw = dict(seat="E", trump="H", samples=6, seed=4, known=("N:HJ",))
     here = advise("AJ9.K7.T8.A", workers=1, **kw)
     there = advise("AJ9.K7.T8.A", scheduler=cluster.scheduler_address, **kw)
@@ -248,7 +250,7 @@ def test_a_scheduler_that_stops_answering_mid_run_stops_the_batch(cluster, tmp_p
                                                                    monkeypatch):
     """Every network wait has a time limit: a scheduler silent while chunks run is asked
     after HEARTBEAT seconds and given CALL_TIMEOUT to answer."""
-    import kraken_solver.cluster as cl
+    from kraken_solver.workers import cluster as cl
     monkeypatch.setattr(cl, "HEARTBEAT", 0.05)
     monkeypatch.setattr(cl, "POLL", 0.01)
     monkeypatch.setattr(cl, "CALL_TIMEOUT", 1.0)

@@ -1,4 +1,4 @@
-"""Tests of the deal-file parser (kraken_solver.dealfile) and of the example data sets.
+"""Tests of the deal-file parser (kraken_solver.notation.dealfile) and of the example data sets.
 
 Run ``python tests/test_dealfile.py`` to (re)write datasets/*.txt from the seeded generator
 below; ``test_datasets_are_reproducible`` checks that the files are its output.
@@ -13,9 +13,10 @@ import pytest
 
 from kraken_solver import (CardParseError, Deal, DealError, DealFileError, IllegalCardError,
                            KrakenError, Rules, RulesError, legal_cards, parse_card)
-from kraken_solver.cards import SEATS, SUITS, mask_of
-from kraken_solver.dealfile import (DealSpec, parse_card_at, parse_deal_file, parse_deal_text,
-                                    skipped_tags_warning)
+from kraken_solver.game.cards import SEATS, SUITS, mask_of
+from kraken_solver.notation.dealfile import (DealSpec, parse_card_at, parse_deal_text,
+                                             skipped_tags_warning)
+from kraken_solver.notation.reader import parse_deal_file
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
@@ -91,7 +92,7 @@ def test_trailing_comments():
 
 
 def test_the_module_docstring_example_parses():
-    import kraken_solver.dealfile as mod
+    from kraken_solver.notation import dealfile as mod
     doc = mod.__doc__
     block = doc.split("::\n\n", 1)[1].split("\n\n", 1)[0]
     text = "\n".join(line[4:] for line in block.splitlines())
@@ -394,7 +395,7 @@ def test_a_double_of_thousands_of_digits_is_a_clear_error():
 
 
 def test_a_file_too_large_is_refused(tmp_path, monkeypatch):
-    import kraken_solver.dealfile as dealfile
+    from kraken_solver.notation import reader as dealfile
     with pytest.raises(DealFileError) as e:
         parse_deal_file("/dev/zero")                 # endless, and no text: its first byte
     assert e.value.source == "/dev/zero" and "a NUL byte; byte 1 of the file" in str(e.value)
@@ -409,7 +410,7 @@ def test_a_file_too_large_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_line_too_long_is_refused():
-    from kraken_solver.dealfile import MAX_LINE_CHARS
+    from kraken_solver.notation.dealfile import MAX_LINE_CHARS
     text = f"{SMALL} trump=S\n% " + "x" * MAX_LINE_CHARS + "\n"
     with pytest.raises(DealFileError) as e:
         parse_deal_text(text, "l.txt")
@@ -596,8 +597,9 @@ def test_a_large_file_is_read_in_the_memory_of_one_deal(tmp_path):
     """A 64 MiB file took 30x its size in memory and minutes before the first deal: the
     reader holds a block and one deal, and gives the first deal before reading the rest."""
     import tracemalloc
-    from kraken_solver.batch import generate_deals
-    from kraken_solver.dealfile import DealReader
+
+    from kraken_solver.dealing.seeded import generate_deals
+    from kraken_solver.notation.reader import DealReader
     # 400 deals, each with a comment of 10,000 characters: 4 MB that parse fast
     lines = [f"{d} trump=H % {'x' * 10000}\n" for d in generate_deals(3, 0, 400)]
     p = tmp_path / "big.txt"
@@ -625,8 +627,8 @@ def test_a_large_file_is_read_in_the_memory_of_one_deal(tmp_path):
 def test_the_stream_reads_lines_and_bytes_as_the_text_reader_does(tmp_path):
     """Lines split across blocks (\\r\\n cut in two, a character of several bytes cut in two)
     give the same deals and the same errors, at the same line and column."""
-    import kraken_solver.dealfile as dealfile
-    from kraken_solver.dealfile import DealReader
+    from kraken_solver.notation import reader as dealfile
+    from kraken_solver.notation.reader import DealReader
     text = ("% caf\u00e9 \u2665\r\n" + f"{SMALL} trump=\u2665\r" + f"[Deal \"{SMALL}\"]\n"
             + '[Trump "S"]\r\n\r\n' + f"{SMALL} trump=C first=E\n")
     p = tmp_path / "t.txt"
@@ -648,7 +650,7 @@ def test_the_stream_reads_lines_and_bytes_as_the_text_reader_does(tmp_path):
 
 
 def test_check_ahead_reports_a_mistake_before_the_first_deal_is_used(tmp_path):
-    from kraken_solver.dealfile import DealReader
+    from kraken_solver.notation.reader import DealReader
     p = tmp_path / "t.txt"
     p.write_text(f"{SMALL} trump=S\n" * 3 + "N:garbage trump=S\n")
     reader = DealReader(p)
@@ -666,8 +668,9 @@ def test_an_endless_stream_is_stopped_at_the_limit(monkeypatch):
     """A stream has no size to refuse up front: the reader stops at MAX_FILE_BYTES."""
     import io
     import sys
-    import kraken_solver.dealfile as dealfile
-    from kraken_solver.dealfile import DealReader
+
+    from kraken_solver.notation import reader as dealfile
+    from kraken_solver.notation.reader import DealReader
 
     class Endless(io.RawIOBase):
         def readable(self):

@@ -25,10 +25,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from kraken_solver.batch import (TIMING_COLUMNS, WorkerPool, make_config, max_workers,
-                                 read_results, report_progress, run_batch)
+from kraken_solver.batch.config import TIMING_COLUMNS, make_config
+from kraken_solver.batch.run import run_batch
+from kraken_solver.batch.store import read_results
 from kraken_solver.cli.batch import main as batch_main
 from kraken_solver.errors import KrakenError
+from kraken_solver.workers.pool import WorkerPool, max_workers
+from kraken_solver.workers.task import report_progress
 
 BIN = os.path.dirname(sys.executable)
 TOOLS = ("kraken-solve", "kraken-analyse", "kraken-batch", "kraken-advise", "kraken-bench",
@@ -162,7 +165,7 @@ def test_ctrl_c_while_the_pool_forks_is_not_lost(tmp_path):
     script = tmp_path / "fork.py"
     script.write_text(textwrap.dedent("""
         import os, signal, sys
-        from kraken_solver.batch import WorkerPool
+        from kraken_solver.workers.pool import WorkerPool
         # the signal comes just before the fork, as a Ctrl-C pressed during it does
         os.register_at_fork(before=lambda: os.kill(os.getpid(), getattr(signal, sys.argv[1])))
         if sys.argv[1] == "SIGTERM":
@@ -237,7 +240,7 @@ def test_ctrl_c_during_start_up_is_one_line_and_exit_130(tmp_path):
     """Ctrl-C while numpy, Numba and the kernels load gave a KeyboardInterrupt traceback.
     Each run has seconds of work after its start-up, so that every signal finds it running
     (a one-deal run, warm, ends in under half a second: most signals came after the end)."""
-    from kraken_solver.batch import generate_deals
+    from kraken_solver.dealing.seeded import generate_deals
     deals = tmp_path / "d.txt"
     deals.write_text("".join(f"{d} trump=S\n" for d in generate_deals(1, 0, 200)))
     runs = {"kraken-solve": [str(deals)], "kraken-bench": ["--suite", "random-1000-seed1"],
@@ -282,8 +285,8 @@ def test_ctrl_c_after_the_last_line_never_kills_by_signal(tmp_path):
 
 def test_ctrl_c_while_reading_is_one_line_and_exit_130(tmp_path, monkeypatch):
     """kraken-analyse and kraken-batch --input printed 'Aborted!' with exit 1."""
-    import kraken_solver.dealfile as dealfile
     from kraken_solver.cli.analyse import main as analyse_main
+    from kraken_solver.notation import reader as dealfile
 
     def interrupted(self, *a, **k):
         raise KeyboardInterrupt
@@ -427,17 +430,18 @@ def test_typed_numbers_are_bounded_in_the_options_themselves():
     kraken-hint and kraken-analyse took '\u0662' (Arabic-Indic two) for 2; a 5,000-digit
     number was 'not a valid integer' and echoed whole.  The bounds in the options are the
     library's own."""
-    from kraken_solver import advise, batch, hint
     import click
 
-    from kraken_solver.cli import params
-    from kraken_solver.cli.params import AsciiInt
+    from kraken_solver import limits
+    from kraken_solver.batch import config as batch
     from kraken_solver.cli.advise import main as advise_main
     from kraken_solver.cli.analyse import main as analyse_main
     from kraken_solver.cli.hint import main as hint_main
+    from kraken_solver.cli.params import AsciiInt
     from kraken_solver.cli.view import main as view_main
+    from kraken_solver.playerview import advise, hint
 
-    assert (params.MAX_BATCH_DEALS, params.MAX_HINT_SAMPLES, params.MAX_ADVISE_SAMPLES) == \
+    assert (limits.MAX_BATCH_DEALS, limits.MAX_HINT_SAMPLES, limits.MAX_ADVISE_SAMPLES) == \
         (batch.MAX_DEALS, hint.MAX_SAMPLES, advise.MAX_SAMPLES)
     huge = "9" * 5000
     deal = os.path.join(os.path.dirname(__file__), "..", "datasets", "hint_lead.txt")
@@ -500,7 +504,7 @@ def test_every_command_bounds_workers_with_one_message(tmp_path, workers):
     click's 'not in the range x>=1' (kraken-batch, kraken-advise, kraken-bench) where 9999
     said 'from 1 to N here': every count out of range gets that one message, before work."""
     from kraken_solver.cli import advise, analyse, bench, hint
-    from kraken_solver.hint import hint as hint_fn
+    from kraken_solver.playerview.hint import hint as hint_fn
     message = (f"the number of workers is a whole number from 1 to {max_workers()} here "
                f"(4 per core; one per core is the default) (got '{workers}')")
     runs = [(batch_main, "kraken-batch", ["--deals", 2, "--out", tmp_path / "o.csv"]),
@@ -587,7 +591,7 @@ def test_a_part_changed_during_the_run_is_not_assembled(tmp_path):
 def test_an_interrupted_assembly_keeps_the_earlier_files_and_resumes(whole, tmp_path,
                                                                      monkeypatch):
     """The finished output's sidecar was overwritten by a later run that was killed."""
-    import kraken_solver.batch as batch_module
+    from kraken_solver.batch import run as batch_module
     out = tmp_path / "r.csv"
     shutil.copy(whole, out)
     shutil.copy(f"{whole}.meta.json", f"{out}.meta.json")
@@ -596,18 +600,18 @@ def test_an_interrupted_assembly_keeps_the_earlier_files_and_resumes(whole, tmp_
     interrupted_run(out, deals=2, after=1)
     assert {p: open(p, "rb").read() for p in before} == before
     # killed between the output's rename and the sidecar's: the work directory stays
-    real = batch_module._write_meta
+    real = batch_module.write_meta
 
     def fail_final(path, meta, inputs=()):
         if meta["status"] == "complete":
             raise KeyboardInterrupt
         return real(path, meta, inputs)
-    monkeypatch.setattr(batch_module, "_write_meta", fail_final)
+    monkeypatch.setattr(batch_module, "write_meta", fail_final)
     with pytest.raises(KeyboardInterrupt):
         run_batch(make_config(deals=2, seed=3, chunk_size=1), out, workers=1, resume=True)
     assert open(f"{out}.meta.json", "rb").read() == before[f"{out}.meta.json"]
     assert os.path.isdir(f"{out}.parts")
-    monkeypatch.setattr(batch_module, "_write_meta", real)
+    monkeypatch.setattr(batch_module, "write_meta", real)
     res = run_batch(make_config(deals=2, seed=3, chunk_size=1), out, workers=1, resume=True)
     assert res.solved == 0 and not os.path.exists(f"{out}.parts")
     meta = json.loads(open(f"{out}.meta.json").read())
@@ -667,7 +671,7 @@ def test_an_input_that_cannot_be_read_twice_is_refused(tmp_path):
 
 
 def test_an_input_changed_under_the_run_is_refused(tmp_path):
-    from kraken_solver.batch import generate_deals
+    from kraken_solver.dealing.seeded import generate_deals
     src = tmp_path / "deals.txt"
     deals = generate_deals(3, 0, 3)
     src.write_text("".join(f"{d}\n" for d in deals))
@@ -688,8 +692,8 @@ def test_an_input_changed_under_the_run_is_refused(tmp_path):
 def test_an_input_is_checked_to_its_end_alongside_the_run(tmp_path):
     """A streamed input: the first deals are solved at once, and a mistake far into the
     file still stops the run (found by the reading thread, not after the last chunk)."""
-    import kraken_solver.dealfile as dealfile
-    from kraken_solver.batch import generate_deals
+    from kraken_solver.dealing.seeded import generate_deals
+    from kraken_solver.notation import reader as dealfile
     src = tmp_path / "deals.txt"
     good = "".join(f"{d}\n" for d in generate_deals(4, 0, 2))
     src.write_text(good + "% padding\n" * 200 + "N:garbage\n")
@@ -765,7 +769,7 @@ def test_the_progress_bar_of_a_batch_counts_deals(tmp_path, monkeypatch):
             seen.append(n)
             return super().update(n)
     monkeypatch.setattr(tqdm, "tqdm", Bar)
-    import kraken_solver.batch as batch_module
+    from kraken_solver.workers import pool as batch_module
     monkeypatch.setattr(batch_module, "TICK", 0.002)     # deals take a few ms each here
     run_batch(make_config(deals=6, seed=3, chunk_size=6), tmp_path / "r.csv", workers=1,
               progress=True)
@@ -802,7 +806,7 @@ def test_a_scheduler_that_never_answers_gives_up_clearly(silent_scheduler, tmp_p
                                                           monkeypatch):
     """It hung for more than 4 minutes and left an empty OUT.parts/."""
     pytest.importorskip("distributed")
-    import kraken_solver.cluster as cl
+    from kraken_solver.workers import cluster as cl
     monkeypatch.setattr(cl, "CONNECT_TIMEOUT", 2.0)
     monkeypatch.setattr(cl, "STILL_TRYING_AFTER", 0.5)
     out = tmp_path / "r.csv"
@@ -819,7 +823,7 @@ def test_a_scheduler_that_never_answers_gives_up_clearly(silent_scheduler, tmp_p
 
 
 def test_within_bounds_any_call():
-    from kraken_solver.cluster import NoAnswer, within
+    from kraken_solver.workers.cluster import NoAnswer, within
     news = []
     with pytest.raises(NoAnswer, match="cannot sleep: no answer within 1 s"):
         within(0.6, lambda: time.sleep(5), "sleep", still=0.2, log=news.append)
@@ -841,7 +845,7 @@ D1 = "N:AK.J.987.QT QJT.AKQ.AK. 987.T98.QJ. .7.T.AKJ987"
 
 
 def test_summarize_never_averages_two_multipliers():
-    from kraken_solver.summary import format_summary, summarize
+    from kraken_solver.batch.summary import format_summary, summarize
     df = pd.DataFrame(_rows(0, D0) + _rows(1, D1, "kraken+multiplier=8",
                                            scores=(80, -160, 240, -320)))
     s = summarize(df)
@@ -859,7 +863,7 @@ def test_summarize_never_averages_two_multipliers():
 
 
 def test_summarize_refuses_a_deal_whose_rows_disagree():
-    from kraken_solver.summary import summarize
+    from kraken_solver.batch.summary import summarize
     for column, value, what in (("deal", D1, "deal"), ("first", "E", "first player"),
                                 ("rules", "kraken+multiplier=2", "rules")):
         rows = _rows(0, D0)
@@ -873,7 +877,8 @@ def test_summarize_refuses_a_deal_whose_rows_disagree():
 
 def test_summarize_plots_per_rules_and_never_over_the_input(tmp_path):
     pytest.importorskip("matplotlib")
-    from kraken_solver.summary import plot_names, summarize, write_csv_tables, write_plots
+    from kraken_solver.batch.plots import plot_names, write_plots
+    from kraken_solver.batch.summary import summarize, write_csv_tables
     s = summarize(pd.DataFrame(_rows(0, D0) + _rows(1, D1, "kraken+multiplier=8")))
     paths = write_plots(s, tmp_path / "png")
     assert [os.path.basename(p) for p in paths] == plot_names(s)

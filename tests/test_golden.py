@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 
+import naive
 import pytest
 
-import naive
 from kraken_solver import hand_roem, legal_cards, parse_card, solve
-from kraken_solver.solver import Position
+from kraken_solver.game.position import Position
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 

@@ -1,4 +1,4 @@
-"""Tests of kraken_solver.hint: the value of each card from the player's own view.
+"""Tests of kraken_solver.playerview.hint: the value of each card from the player's own view.
 
 Golden: every line of tests/data/single_dummy_{2,3}.jsonl (exact sums, made counts and layout
 counts from an independent brute force), with the full deal and with the other hands hidden.
@@ -14,16 +14,18 @@ import os
 import random
 
 import pytest
-
 from observed import brute_hint, random_position
+
 from kraken_solver import Deal, Position, hand_roem
-from kraken_solver.batch import generate_deals
-from kraken_solver.cards import SEATS
+from kraken_solver.dealing.seeded import generate_deals
 from kraken_solver.errors import KrakenError
-from kraken_solver.hint import (DEFAULT_SAMPLES, EXACT_LIMIT, choose_layouts, hint,
-                                layout_position)
-from kraken_solver.layouts import Layouts, PartialDeal, observe
-from kraken_solver.rules import Rules
+from kraken_solver.game.cards import SEATS
+from kraken_solver.game.rules import Rules
+from kraken_solver.notation.partial import PartialDeal
+from kraken_solver.playerview.hint import (DEFAULT_SAMPLES, EXACT_LIMIT, choose_layouts, hint,
+                                           layout_position)
+from kraken_solver.playerview.layouts import Layouts
+from kraken_solver.playerview.observation import observe
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
@@ -199,7 +201,7 @@ def _midgame():
     pos = Position(deal, "S", "W")
     for _ in range(9):
         pos.play(rng.choice(pos.legal()))
-    from kraken_solver.cards import card_str
+    from kraken_solver.game.cards import card_str
     return deal, [card_str(c) for c in pos.played]
 
 

@@ -12,13 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import Deal, hand_roem
-from kraken_solver.cards import SEATS
 from kraken_solver.cli.hint import CSV_FIELDS, main
 from kraken_solver.cli.solve import main as solve_main
-from kraken_solver.dealfile import parse_deal_file, parse_deal_text
 from kraken_solver.errors import DealFileError, KrakenError
-from kraken_solver.hint import hint
-from kraken_solver.layouts import PartialDeal
+from kraken_solver.game.cards import SEATS
+from kraken_solver.notation.dealfile import parse_deal_text
+from kraken_solver.notation.partial import PartialDeal
+from kraken_solver.notation.reader import parse_deal_file
+from kraken_solver.playerview.hint import hint
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
@@ -42,7 +43,7 @@ def deal_file(case, *, hidden=True, declared=True) -> str:
     pbn = "N:" + " ".join(
         ("-" if hidden and s != seat else Deal(d.hands).pbn(0).split(":")[1].split()[s])
         for s in range(4))
-    from kraken_solver.rules import Rules
+    from kraken_solver.game.rules import Rules
     rules = Rules.from_dict(case["rules"])
     lines = [f'[Deal "{pbn}"]', f'[Trump "{case["trump"]}"]', f'[First "{case["first"]}"]',
              f'[Rules "{"kraken" if rules.hand_roem else "klaverjas-rotterdam"}"]']
@@ -196,7 +197,7 @@ def test_errors_echo_the_users_own_text(tmp_path):
     # the one-line form, and the library given text
     err, f = _error(tmp_path, "W:AJT7...AT87 - - - trump=H first=E rules=klaverjas-rotterdam\n")
     assert err.endswith("(got 'W:AJT7...AT87 - - -')\n"), err
-    from kraken_solver.layouts import observe
+    from kraken_solver.playerview.observation import observe
     with pytest.raises(KrakenError) as e:
         observe("W:AJT7...AT87 - - -", "H", "W", rules="klaverjas-rotterdam", played=["h10"])
     assert e.value.token == "h10"
@@ -306,7 +307,7 @@ def test_more_samples_than_the_draws_allow_say_how_many_can_be_asked(monkeypatch
     was 'too rare to sample': the real bound is the draws a sample may make."""
     import re
 
-    import kraken_solver.hint as hint_module
+    from kraken_solver.playerview import hint as hint_module
     monkeypatch.setattr(hint_module, "MAX_DRAWS", 30_000)   # the bound of 10**6, made quick
     r = run(os.path.join(DATASETS, "hint_lead.txt"), "--no-points", "--samples", 20_000)
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr

@@ -5,17 +5,19 @@ search uses), and the transposition table's entries, buckets and keys."""
 
 from __future__ import annotations
 
-from itertools import combinations, product as _product
+from itertools import combinations
+from itertools import product as _product
 
+import naive
 import numpy as np
 import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-import naive
-from kraken_solver import _kernels as K
-from kraken_solver.rules import as_rules
-from kraken_solver.solver import Position, Searcher
+from kraken_solver.engine.solver import Searcher
+from kraken_solver.game.position import Position
+from kraken_solver.game.rules import as_rules
+from kraken_solver.kernels import bits, bounds, endgame, moves, ordering, search, table
 
 SUITS = "SHDC"
 
@@ -30,7 +32,7 @@ def test_trick_roem_of_every_four_cards(trump):
     t = SUITS[trump]
     for cards in combinations(range(32), 4):
         mask = sum(1 << c for c in cards)
-        assert K.trick_roem(mask, trump) == naive.trick_roem([card_name(c) for c in cards], t), \
+        assert moves.trick_roem(mask, trump) == naive.trick_roem([card_name(c) for c in cards], t), \
             (cards, t)
 
 
@@ -39,9 +41,9 @@ def test_popcount_and_lowest_bit():
     masks = [1 << i for i in range(32)] + [(1 << 32) - 1, 0x80000001] \
         + [int(x) for x in rng.integers(1, 1 << 32, 2000)]
     for m in masks:
-        assert K.popcount32(m) == bin(m).count("1")
-        assert K.lowest_bit_index(m) == (m & -m).bit_length() - 1
-    assert K.popcount32(0) == 0
+        assert bits.popcount32(m) == bin(m).count("1")
+        assert bits.lowest_bit_index(m) == (m & -m).bit_length() - 1
+    assert bits.popcount32(0) == 0
 
 
 def most_trick_roem(hands, leader, trump, trump_rule):
@@ -83,7 +85,7 @@ def test_roem_upper_bound_is_never_below_the_most_roem_play_can_make(trump_rule)
         masks = [sum(1 << c for c in cards[p * tricks:(p + 1) * tricks]) for p in range(4)]
         trump = int(rng.integers(4))
         leader = int(rng.integers(4))
-        bound = K.roem_upper_bound(*masks, tricks, trump)
+        bound = bounds.roem_upper_bound(*masks, tricks, trump)
         hands = {naive.SEATS[p]: [card_name(c) for c in cards[p * tricks:(p + 1) * tricks]]
                  for p in range(4)}
         most = most_trick_roem(hands, leader, SUITS[trump], trump_rule)
@@ -97,7 +99,7 @@ def test_roem_upper_bound_is_never_below_the_most_roem_play_can_make(trump_rule)
                                                    ("amsterdam", "forbidden"),
                                                    ("amsterdam", "forced")])
 def test_legal_cards_of_a_follower(trump_rule, undertrump):
-    """K.legal_mask (the trick as a table) against naive.legal_cards on random tricks and
+    """moves.legal_mask (the trick as a table) against naive.legal_cards on random tricks and
     hands; both kernel forms share ``legal_mask_follow``."""
     rng = np.random.default_rng(hash((trump_rule, undertrump)) % 2**32)
     for _ in range(3000):
@@ -106,10 +108,10 @@ def test_legal_cards_of_a_follower(trump_rule, undertrump):
         trick, hand = cards[:tlen], cards[tlen:tlen + int(rng.integers(1, 9))]
         trump = int(rng.integers(4))
         leader = int(rng.integers(4))
-        pts, pw, higher = K.card_tables(trump, False)
+        pts, pw, higher = moves.card_tables(trump, False)
         tr = np.zeros(4, dtype=np.int64)
         tr[:tlen] = trick
-        got = K.legal_mask(sum(1 << c for c in hand), tr, tlen, leader, trump,
+        got = moves.legal_mask(sum(1 << c for c in hand), tr, tlen, leader, trump,
                            trump_rule == "amsterdam", undertrump == "forced", pw, higher)
         seat = naive.SEATS[(leader + tlen) % 4]
         played = [(naive.SEATS[(leader + i) % 4], card_name(c)) for i, c in enumerate(trick)]
@@ -120,39 +122,39 @@ def test_legal_cards_of_a_follower(trump_rule, undertrump):
 
 
 def test_table_entries_keep_every_bound_generation_and_depth():
-    bounds = [-K.INF - 2, -K.INF - 1, -K.POS_BIG, -162, -1, 0, 1, 162, K.POS_BIG, K.INF + 1,
-              K.INF + 2]
-    for gen in (0, 1, 2, K.TT_GEN_LIMIT // 2, K.TT_GEN_LIMIT - 1):
+    bounds = [-table.INF - 2, -table.INF - 1, -table.POS_BIG, -162, -1, 0, 1, 162,
+              table.POS_BIG, table.INF + 1, table.INF + 2]
+    for gen in (0, 1, 2, table.TT_GEN_LIMIT // 2, table.TT_GEN_LIMIT - 1):
         for depth in (0, 1, 7, 8):
             for lo in bounds:
                 for hi in bounds:
-                    word = K.tt_pack(lo, hi, gen, depth)
-                    assert K.tt_bounds(word) == (lo, hi)
-                    assert K.tt_generation(word) == gen
-                    assert K.tt_depth(word) == depth
+                    word = table.tt_pack(lo, hi, gen, depth)
+                    assert table.tt_bounds(word) == (lo, hi)
+                    assert table.tt_generation(word) == gen
+                    assert table.tt_depth(word) == depth
 
 
 def test_table_buckets_find_keys_and_choose_victims():
     tt = np.zeros(2 * 16, dtype=np.int64)
     gen = 5
-    bucket = K.tt_index(12345, 15)
-    assert bucket % K.TT_WAYS == 0 and 0 <= bucket <= 15
-    assert K.tt_find(tt, 4, 7, gen) == -1
-    assert K.tt_victim(tt, 4, gen) == 8          # an empty entry: the bucket's first
+    bucket = table.tt_index(12345, 15)
+    assert bucket % table.TT_WAYS == 0 and 0 <= bucket <= 15
+    assert table.tt_find(tt, 4, 7, gen) == -1
+    assert table.tt_victim(tt, 4, gen) == 8          # an empty entry: the bucket's first
     # fill bucket 4..7 with this generation's entries of 6, 2, 7 and 3 tricks left
     keys = [11, 22, 33, 44]
     depths = [6, 2, 7, 3]
     for j, key in enumerate(keys):
         tt[2 * (4 + j)] = key
-        tt[2 * (4 + j) + 1] = K.tt_pack(-j, j, gen, depths[j])
+        tt[2 * (4 + j) + 1] = table.tt_pack(-j, j, gen, depths[j])
     for j, key in enumerate(keys):
-        e = K.tt_find(tt, 4, key, gen)
+        e = table.tt_find(tt, 4, key, gen)
         assert e == 2 * (4 + j)
-        assert K.tt_bounds(tt[e + 1]) == (-j, j)
-        assert K.tt_find(tt, 4, key, gen + 1) == -1  # another generation never matches
-    assert K.tt_victim(tt, 4, gen) == 2 * 5           # the fewest tricks left (2)
-    tt[2 * 6 + 1] = K.tt_pack(0, 0, gen - 1, 8)
-    assert K.tt_victim(tt, 4, gen) == 2 * 6           # an older generation goes first
+        assert table.tt_bounds(tt[e + 1]) == (-j, j)
+        assert table.tt_find(tt, 4, key, gen + 1) == -1  # another generation never matches
+    assert table.tt_victim(tt, 4, gen) == 2 * 5           # the fewest tricks left (2)
+    tt[2 * 6 + 1] = table.tt_pack(0, 0, gen - 1, 8)
+    assert table.tt_victim(tt, 4, gen) == 2 * 6           # an older generation goes first
 
 
 def test_last_three_tricks_keep_their_entries_in_the_first_part_of_the_table():
@@ -164,14 +166,14 @@ def test_last_three_tricks_keep_their_entries_in_the_first_part_of_the_table():
     keys = [int(k) for k in rng.integers(0, 1 << 53, 2000)]
     for key in keys:
         for left in (4, 8, 12):
-            slot = K.tt_slot(key, left, big)
-            assert slot == K.tt_index(key, K.DEEP_ENTRIES - 1) and slot % K.TT_WAYS == 0
+            slot = table.tt_slot(key, left, big)
+            assert slot == table.tt_index(key, table.DEEP_ENTRIES - 1) and slot % table.TT_WAYS == 0
         for left in (16, 20, 32):
-            assert K.tt_slot(key, left, big) == K.tt_index(key, big)
+            assert table.tt_slot(key, left, big) == table.tt_index(key, big)
         small = (1 << 10) - 1
-        assert K.tt_slot(key, 8, small) == K.tt_slot(key, 24, small) == K.tt_index(key, small)
-    assert max(K.tt_slot(k, 12, big) for k in keys) < K.DEEP_ENTRIES
-    assert max(K.tt_slot(k, 16, big) for k in keys) >= K.DEEP_ENTRIES
+        assert table.tt_slot(key, 8, small) == table.tt_slot(key, 24, small) == table.tt_index(key, small)
+    assert max(table.tt_slot(k, 12, big) for k in keys) < table.DEEP_ENTRIES
+    assert max(table.tt_slot(k, 16, big) for k in keys) >= table.DEEP_ENTRIES
 
 
 def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
@@ -180,7 +182,7 @@ def test_searcher_table_is_aligned_and_cleared_when_the_generation_wraps():
     deal = "N:AKQJ.T987.. .AKQJ.T987. ..AKQJ.T987 T987...AKQJ"
     searcher.value(Position(deal, 0, 0), "points")
     assert searcher.tt.any()
-    searcher.gen = K.TT_GEN_LIMIT - 1
+    searcher.gen = table.TT_GEN_LIMIT - 1
     searcher.context(Position(deal, 1, 0))               # a new trump: a new generation
     assert searcher.gen == 1 and not searcher.tt.any()
 
@@ -190,15 +192,15 @@ def _through_pointers(values, index):
     """Reads values[index] and doubles every element through a ``data_pointer``, while
     summing a local array through another one (kept alive to the end); returns (the value
     read, the local array's sum)."""
-    p = K.data_pointer(values)
+    p = bits.data_pointer(values)
     local = np.arange(values.size)
-    q = K.data_pointer(local)
+    q = bits.data_pointer(local)
     read = p[index]
     total = 0
     for i in range(values.size):
         p[i] = 2 * p[i]
         total += q[i]
-    K.keep_alive(local)
+    bits.keep_alive(local)
     return read, total
 
 
@@ -220,15 +222,15 @@ def test_searcher_context_is_built_once_a_deal_and_trump():
     assert searcher.context(pos) is ctx and searcher.gen == gen
     other = searcher.context(Position(deal, 2, 0))      # another trump
     assert other is not ctx and searcher.gen == gen + 1
-    assert other[K.C_TRUMP] == 2 and ctx[K.C_TRUMP] == 0 and other[K.C_GEN] == gen + 1
+    assert other[search.C_TRUMP] == 2 and ctx[search.C_TRUMP] == 0 and other[search.C_GEN] == gen + 1
     rules = as_rules("kraken-amsterdam")
     third = searcher.context(Position(deal, 2, 0, rules))   # other rules
-    assert third[K.C_AMSTERDAM] == 1 and other[K.C_AMSTERDAM] == 0
+    assert third[search.C_AMSTERDAM] == 1 and other[search.C_AMSTERDAM] == 0
     # clear(): the same position again, but from a new generation (an empty table)
     gen = searcher.gen
     searcher.clear()
     fourth = searcher.context(Position(deal, 2, 0, rules))
-    assert searcher.gen == gen + 1 and fourth[K.C_GEN] == gen + 1
+    assert searcher.gen == gen + 1 and fourth[search.C_GEN] == gen + 1
 
 
 def test_move_ordering_is_kept_from_search_to_search_of_one_deal_trump_and_mode():
@@ -237,7 +239,7 @@ def test_move_ordering_is_kept_from_search_to_search_of_one_deal_trump_and_mode(
     with no killers, and another deal, trump or first player with none of either; so a solve's
     nodes never depend on what the searcher solved before for another deal (the layouts of a
     hint spread over workers)."""
-    from kraken_solver.bench import random_deals
+    from kraken_solver.bench.suites import random_deals
     a, b = random_deals(2, 3)
     fresh = Searcher()
     fresh.value(Position(b, 1, 0), "score")
@@ -251,23 +253,24 @@ def test_move_ordering_is_kept_from_search_to_search_of_one_deal_trump_and_mode(
 
     pos = Position(a, 3, 1, "klaverjas-rotterdam")
     used.value(pos, "points")
-    killers = used.order[:K.ORDER_KILLERS].copy()
-    assert (killers >= 0).any() and used.order[K.ORDER_KILLERS:].any()
+    killers = used.order[:search.ORDER_KILLERS].copy()
+    assert (killers >= 0).any() and used.order[search.ORDER_KILLERS:].any()
     # a search that its bounds end at once (D's points are never negative) writes nothing:
     # in the same mode the killers stay, in another they are gone, the history stays
-    assert used.search(pos, K.MODE_POINTS, 0, -1000, -999) >= -999
-    assert (used.order[:K.ORDER_KILLERS] == killers).all()
-    assert used.search(pos, K.MODE_MARGIN, 0, -1000, -999) >= -999
-    assert (used.order[:K.ORDER_KILLERS] == -1).all() and used.order[K.ORDER_KILLERS:].any()
+    assert used.search(pos, table.MODE_POINTS, 0, -1000, -999) >= -999
+    assert (used.order[:search.ORDER_KILLERS] == killers).all()
+    assert used.search(pos, table.MODE_MARGIN, 0, -1000, -999) >= -999
+    assert (used.order[:search.ORDER_KILLERS] == -1).all() and used.order[search.ORDER_KILLERS:].any()
     used.context(Position(a, 2, 1, "klaverjas-rotterdam"))     # another trump
-    assert (used.order[:K.ORDER_KILLERS] == -1).all() and not used.order[K.ORDER_KILLERS:].any()
+    assert (used.order[:search.ORDER_KILLERS] == -1).all() and not used.order[search.ORDER_KILLERS:].any()
 
 
 @pytest.mark.parametrize("objective", ["score", "points"])
 def test_every_cards_value_is_the_same_with_the_ordering_kept_as_with_a_fresh_searcher(
         objective):
-    from kraken_solver.bench import random_deals
-    from kraken_solver.solver import card_str, card_values_of
+    from kraken_solver.bench.suites import random_deals
+    from kraken_solver.engine.solver import card_values_of
+    from kraken_solver.game.cards import card_str
     shared = Searcher()
     for i, deal in enumerate(random_deals(6, 8)):
         pos = Position(deal, i % 4, i % 3, "kraken" if i % 2 else "klaverjas-amsterdam")
@@ -309,9 +312,9 @@ def test_suit_codes_tell_apart_exactly_the_classes(roem_on, double_spades):
             hands[i // 8] |= 1 << int(c)
             owner[int(c)] = i // 8
         for trump in range(4):
-            pts = K.card_tables(trump, double_spades)[0]
+            pts = moves.card_tables(trump, double_spades)[0]
             zero = sum(1 << c for c in range(32) if pts[c] == 0)
-            codes = K.suit_code_table(hands, zero, roem_on)
+            codes = table.suit_code_table(hands, zero, roem_on)
             assert 0 <= codes.min() and codes.max() < 1 << 12
             for suit in range(4):
                 seen = {}
@@ -330,26 +333,26 @@ def test_table_probe_carries_bounds_across_the_roem_needed():
     gen = 3
 
     def key(mode, need, leader=0):
-        return K.boundary_key(0x0F0F0F0F, leader, 0, mode, need, 100, codes)
+        return table.boundary_key(0x0F0F0F0F, leader, 0, mode, need, 100, codes)
 
-    k20 = key(K.MODE_ROEM, 20)
-    bucket = K.tt_index(k20, 63)
-    assert all(K.tt_index(key(K.MODE_ROEM, n), 63) == bucket for n in (20, 40, 50, 1000))
-    assert K.tt_index(key(K.MODE_MARGIN, 0), 63) == bucket
+    k20 = key(table.MODE_ROEM, 20)
+    bucket = table.tt_index(k20, 63)
+    assert all(table.tt_index(key(table.MODE_ROEM, n), 63) == bucket for n in (20, 40, 50, 1000))
+    assert table.tt_index(key(table.MODE_MARGIN, 0), 63) == bucket
     tt = np.zeros(2 * 64, dtype=np.int64)
-    assert K.tt_probe(tt, bucket, k20, gen) == (False, -K.INF - 2, K.INF + 2)
-    entries = [(key(K.MODE_MARGIN, 0), -30, 10),     # no roem needed
-               (key(K.MODE_ROEM, 50), -5, 40),       # more roem needed
-               (key(K.MODE_POINTS, 0), 60, 60),      # another mode
-               (key(K.MODE_ROEM, 20, leader=1), 99, 99)]
+    assert table.tt_probe(tt, bucket, k20, gen) == (False, -table.INF - 2, table.INF + 2)
+    entries = [(key(table.MODE_MARGIN, 0), -30, 10),     # no roem needed
+               (key(table.MODE_ROEM, 50), -5, 40),       # more roem needed
+               (key(table.MODE_POINTS, 0), 60, 60),      # another mode
+               (key(table.MODE_ROEM, 20, leader=1), 99, 99)]
     for j, (k, lo, hi) in enumerate(entries):
         tt[2 * (bucket + j)] = k
-        tt[2 * (bucket + j) + 1] = K.tt_pack(lo, hi, gen, 5)
-    assert K.tt_probe(tt, bucket, k20, gen) == (True, -30, 40)
-    assert K.tt_probe(tt, bucket, key(K.MODE_ROEM, 50), gen) == (True, -5, 40)
-    assert K.tt_probe(tt, bucket, key(K.MODE_ROEM, 60), gen) == (True, -5, K.INF + 2)
-    assert K.tt_probe(tt, bucket, key(K.MODE_MARGIN, 0), gen) == (True, -30, 10)
-    assert K.tt_probe(tt, bucket, k20, gen + 1) == (False, -K.INF - 2, K.INF + 2)
+        tt[2 * (bucket + j) + 1] = table.tt_pack(lo, hi, gen, 5)
+    assert table.tt_probe(tt, bucket, k20, gen) == (True, -30, 40)
+    assert table.tt_probe(tt, bucket, key(table.MODE_ROEM, 50), gen) == (True, -5, 40)
+    assert table.tt_probe(tt, bucket, key(table.MODE_ROEM, 60), gen) == (True, -5, table.INF + 2)
+    assert table.tt_probe(tt, bucket, key(table.MODE_MARGIN, 0), gen) == (True, -30, 10)
+    assert table.tt_probe(tt, bucket, k20, gen + 1) == (False, -table.INF - 2, table.INF + 2)
 
 
 
@@ -357,7 +360,7 @@ def part_played_positions(rules, n, deal_seed, play_seed, first, plays):
     """Deal ``i`` of ``random_deals(n, deal_seed)`` with trump ``i % 4`` and first player
     ``first(i)``, after ``plays(i)`` random legal cards (mid-trick too): yields (i, deal,
     Position)."""
-    from kraken_solver.bench import random_deals
+    from kraken_solver.bench.suites import random_deals
     rng = np.random.default_rng(play_seed)
     for i, deal in enumerate(random_deals(n, deal_seed)):
         pos = Position(deal, i % 4, first(i), rules)
@@ -385,11 +388,11 @@ def test_rest_of_deal_counts_the_cards_left_with_the_trick_on_the_table(preset):
     with the points of the tricks taken to the deal's card points (152 with no card doubled),
     and its roem bound is ``roem_upper_bound`` on each player's cards, the table's cards
     counted with the players who played them; at every point of play, mid-trick too."""
-    from kraken_solver.rules import Rules
+    from kraken_solver.game.rules import Rules
     rules = Rules.preset(preset)
     for i, deal, pos in part_played_positions(rules, 8, 21, 3, lambda i: i % 4, lambda i: i):
         while True:
-            points, roem = K.rest_of_deal(pos.hands, pos.trick, pos.tlen, pos.leader, pos.pts,
+            points, roem = bounds.rest_of_deal(pos.hands, pos.trick, pos.tlen, pos.leader, pos.pts,
                                           pos.trump)
             taken = sum(t.points for t in pos.tricks) - (pos.last_bonus if pos.over else 0)
             assert points + taken == 152, (str(deal), pos.tricks)
@@ -397,7 +400,7 @@ def test_rest_of_deal_counts_the_cards_left_with_the_trick_on_the_table(preset):
             for j in range(pos.tlen):
                 held[(pos.leader + j) % 4] |= 1 << int(pos.trick[j])
             left = held[0] | held[1] | held[2] | held[3]
-            assert roem == K.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4,
+            assert roem == bounds.roem_upper_bound(*held, (bin(left).count("1") + 3) // 4,
                                               pos.trump)
             if pos.over:
                 break
@@ -411,8 +414,8 @@ def test_sure_trump_points_are_the_trumps_above_all_of_the_other_teams(double_sp
     way of splitting a random set of trumps between the four hands; 0 for the other team."""
     rng = np.random.default_rng(5)
     for trump in range(4):
-        pts, pw, _ = K.card_tables(trump, double_spades)
-        tab = K.trump_tables(trump, pts, pw)
+        pts, pw, _ = moves.card_tables(trump, double_spades)
+        tab = bounds.trump_tables(trump, pts, pw)
         mult = 2 if double_spades and trump == 0 else 1
         for _ in range(300):
             hands = np.zeros(4, dtype=np.int64)
@@ -431,7 +434,7 @@ def test_sure_trump_points_are_the_trumps_above_all_of_the_other_teams(double_sp
                 return mult * sum(naive.TRUMP_POINTS[t] for t in mine
                                   if naive.TRUMP_HIGH_TO_LOW.index(t) < top)
             d, o = trumps(dteam), trumps(1 - dteam)
-            assert K.sure_trump_points(hands, dteam, trump, tab) == (sure(d, o), sure(o, d)), \
+            assert bounds.sure_trump_points(hands, dteam, trump, tab) == (sure(d, o), sure(o, d)), \
                 (trump, d, o)
 
 
@@ -473,9 +476,9 @@ def test_quick_trick_points_are_forced_into_the_leaders_trick(trump_rule, undert
                           for p in range(4)], dtype=np.int64)
         trump = int(rng.integers(4))
         leader = int(rng.integers(4))
-        pts, _, higher = K.card_tables(trump, double_spades)
+        pts, _, higher = moves.card_tables(trump, double_spades)
         remaining = int(masks[0] | masks[1] | masks[2] | masks[3])
-        qt = K.quick_trick_points(masks, leader, remaining, trump, pts, higher)
+        qt = bounds.quick_trick_points(masks, leader, remaining, trump, pts, higher)
         if qt == 0:
             continue
         hands = {naive.SEATS[p]: [card_name(c) for c in cards[p * size:(p + 1) * size]]
@@ -491,7 +494,7 @@ def test_run_in_reach_is_three_ranks_in_a_row_through_the_card():
     """``run_in_reach`` (move ordering): some three ranks in a row of the suit led, the card's
     among them, are each on the table, the card itself or in the hand of a player still to
     play to the trick (rule 10's runs), on random deals and tricks."""
-    from kraken_solver.bench import random_deals
+    from kraken_solver.bench.suites import random_deals
     rng = np.random.default_rng(9)
     seen = {True: 0, False: 0}
     for deal in random_deals(150, 4):
@@ -515,7 +518,7 @@ def test_run_in_reach_is_three_ranks_in_a_row_through_the_card():
                     or any((int(hands[p]) >> (8 * led + r)) & 1 for p in later)}
             r = c & 7
             expected = any({s, s + 1, s + 2} <= have for s in range(max(r - 2, 0), min(r, 5) + 1))
-            assert K.run_in_reach(c, tmask, hands, leader, tlen, led) == expected, \
+            assert ordering.run_in_reach(c, tmask, hands, leader, tlen, led) == expected, \
                 (str(deal), leader, tlen, c, tmask)
             seen[expected] += 1
     assert min(seen.values()) >= 20, seen
@@ -528,14 +531,14 @@ def test_principal_variation_search_is_fail_soft_on_any_window(preset):
     window, a bound on the right side of it outside, on full deals and part-played positions,
     points and margin, against bisection with null windows only; table on and off, pruning of
     near-equivalent cards on and off."""
-    from kraken_solver.rules import Rules
+    from kraken_solver.game.rules import Rules
     rules = Rules.preset(preset)
     for i, deal, pos in part_played_positions(rules, 6, 13, 5, lambda i: (i // 4) % 4,
                                               lambda i: 5 * i):
-        for mode in (K.MODE_POINTS, K.MODE_MARGIN):
+        for mode in (table.MODE_POINTS, table.MODE_MARGIN):
             s = Searcher()
             ub = s.margin_upper_bound(pos)
-            lo = -1 if mode == K.MODE_POINTS else -ub - 1
+            lo = -1 if mode == table.MODE_POINTS else -ub - 1
             v = null_window_value(s, pos, mode, lo, ub)
             windows = [(lo, ub + 1), (v - 1, v + 1), (v, v + 30), (v - 30, v), (v + 2, v + 9),
                        (v - 9, v - 2), (v - 40, v + 17)]
@@ -555,7 +558,7 @@ def test_a_guess_only_steers_the_search(preset):
     """``Searcher.value`` with a guess (an aspiration window about it, or a made test first
     for a guess of nat) gives the value without one, for guesses near and far on both sides,
     with one searcher (and its table) across all of them."""
-    from kraken_solver.rules import Rules
+    from kraken_solver.game.rules import Rules
     rules = Rules.preset(preset)
     s = Searcher()
     for i, deal, pos in part_played_positions(rules, 12, 19, 17, lambda i: (i + 1) % 4,
@@ -571,7 +574,7 @@ def test_at_least_is_the_value_compared(preset):
     """``Searcher.at_least`` (one null-window search, a roem test for nat targets) says
     ``value >= target`` for targets about the value and across nat and made values, on full
     deals and part-played ones (doubled scores too)."""
-    from kraken_solver.rules import Rules
+    from kraken_solver.game.rules import Rules
     rules = Rules.preset(preset, multiplier=2) if preset == "kraken-amsterdam" \
         else Rules.preset(preset)
     s = Searcher()
@@ -588,9 +591,9 @@ def test_at_least_is_the_value_compared(preset):
 def test_two_tricks_value_is_fail_soft(preset):
     """With two tricks left: with the full window the exact value (tests/naive.py's brute
     force), and with a window a bound on the right side of it, exact inside."""
-    from kraken_solver.bench import random_deals
-    from kraken_solver.cards import card_str
-    from kraken_solver.rules import Rules
+    from kraken_solver.bench.suites import random_deals
+    from kraken_solver.game.cards import card_str
+    from kraken_solver.game.rules import Rules
     rules = Rules.preset(preset)
     opts = naive.Options(trump_rule=rules.trump_rule, undertrump=rules.undertrump,
                          trick_roem=bool(rules.trick_roem), hand_roem=False,
@@ -605,12 +608,12 @@ def test_two_tricks_value_is_fail_soft(preset):
                           [card_str(c) for c in pos.played])
         exact = ref["points"] - pos.past_dpoints
         args = (pos.hands, pos.leader, pos.trump, pos.pw, pos.pts, pos.higher,
-                rules.trump_rule == "amsterdam", rules.undertrump == "forced", K.MODE_POINTS,
+                rules.trump_rule == "amsterdam", rules.undertrump == "forced", table.MODE_POINTS,
                 pos.flag_lost, 0, pos.dteam, rules.pit_bonus, pos.last_bonus,
                 bool(rules.trick_roem))
-        assert K.two_tricks_value(*args, -K.INF, K.INF) == exact
+        assert endgame.two_tricks_value(*args, -table.INF, table.INF) == exact
         for alpha in range(-1, exact + 30, 7):
-            v = K.two_tricks_value(*args, alpha, alpha + 1)
+            v = endgame.two_tricks_value(*args, alpha, alpha + 1)
             assert (v <= alpha and exact <= v) or (v > alpha and exact >= v), (alpha, v, exact)
 
 
@@ -632,13 +635,13 @@ def two_tricks_reference(hands, leader, trump, mode, lost, need, dteam, pit, dou
             tricks = tricks + [(winner, *trick_value(trick, len(tricks) == 1))]
             if len(tricks) == 2:
                 won = [(w & 1) == dteam for w, _, _ in tricks]
-                if mode == K.MODE_POINTS:
+                if mode == table.MODE_POINTS:
                     return sum(p + r for (w, p, r), d in zip(tricks, won) if d)
                 value = sum((p + r) * (1 if d else -1) for (w, p, r), d in zip(tricks, won))
                 if all(won) and lost == 0:
                     value += pit
-                if mode == K.MODE_ROEM and sum(r for _, _, r in tricks) < need:
-                    return K.POS_BIG
+                if mode == table.MODE_ROEM and sum(r for _, _, r in tricks) < need:
+                    return table.POS_BIG
                 return value
             return play(hands, winner, [], tricks)
         seat = (leader + len(trick)) & 3
@@ -659,7 +662,7 @@ def test_two_tricks_value_in_every_mode():
     rules, undertrumping either way, trick roem on and off, double spades: with the full
     window the exact value, with other windows a bound on the right side of it, exact
     inside."""
-    from kraken_solver.cards import card_str
+    from kraken_solver.game.cards import card_str
     rng = np.random.default_rng(11)
     for i in range(300):
         cards = [int(c) for c in rng.permutation(32)[:8]]
@@ -667,25 +670,25 @@ def test_two_tricks_value_in_every_mode():
                          dtype=np.int64)
         hands = [[card_str(cards[2 * s]), card_str(cards[2 * s + 1])] for s in range(4)]
         trump, leader, dteam = int(rng.integers(4)), int(rng.integers(4)), int(rng.integers(2))
-        mode = (K.MODE_POINTS, K.MODE_MARGIN, K.MODE_ROEM)[i % 3]
+        mode = (table.MODE_POINTS, table.MODE_MARGIN, table.MODE_ROEM)[i % 3]
         lost, pit = int(rng.integers(2)), (0, 100)[int(rng.integers(2))]
-        need = int(rng.integers(1, 60)) if mode == K.MODE_ROEM else 0
+        need = int(rng.integers(1, 60)) if mode == table.MODE_ROEM else 0
         double_spades = bool(rng.integers(2))
         trump_rule = ("rotterdam", "amsterdam")[int(rng.integers(2))]
         undertrump = ("forbidden", "forced")[int(rng.integers(2))]
-        roem_on = mode == K.MODE_ROEM or bool(rng.integers(2))
+        roem_on = mode == table.MODE_ROEM or bool(rng.integers(2))
         exact = two_tricks_reference(hands, leader, trump, mode, lost, need, dteam, pit,
                                      double_spades, trump_rule, undertrump, roem_on)
-        pts, pw, higher = K.card_tables(trump, double_spades)
+        pts, pw, higher = moves.card_tables(trump, double_spades)
         args = (masks, leader, trump, pw, pts, higher, trump_rule == "amsterdam",
                 undertrump == "forced", mode, lost, need, dteam, pit,
                 20 if (double_spades and trump == 0) else 10, roem_on)
         case = (hands, trump, leader, dteam, mode, lost, need, pit, double_spades, trump_rule,
                 undertrump, roem_on)
-        assert K.two_tricks_value(*args, -K.INF, K.INF) == exact, case
+        assert endgame.two_tricks_value(*args, -table.INF, table.INF) == exact, case
         for alpha in range(-300, 300, 13):
             for width in (1, 25):
-                v = K.two_tricks_value(*args, alpha, alpha + width)
+                v = endgame.two_tricks_value(*args, alpha, alpha + width)
                 assert (v <= alpha and exact <= v) or (v >= alpha + width and exact >= v) \
                     or (alpha < v < alpha + width and v == exact), (case, alpha, width, v, exact)
 
@@ -695,15 +698,15 @@ def test_table_store_merges_fail_soft_results():
     bounds of one key and generation narrow each other."""
     tt = np.zeros(2 * 64, dtype=np.int64)
     key, gen = 12345, 7
-    bucket = K.tt_index(key, 63)
-    K.tt_store(tt, bucket, key, gen, 40, 50, 51, 3)        # value <= 40
-    assert K.tt_probe(tt, bucket, key, gen) == (True, -K.INF - 2, 40)
-    K.tt_store(tt, bucket, key, gen, 20, 19, 20, 3)        # value >= 20
-    assert K.tt_probe(tt, bucket, key, gen) == (True, 20, 40)
-    K.tt_store(tt, bucket, key, gen, 33, 10, 60, 3)        # value == 33
-    assert K.tt_probe(tt, bucket, key, gen) == (True, 33, 33)
-    assert sum(int(tt[2 * (bucket + j)]) == key for j in range(K.TT_WAYS)) == 1
-    assert K.tt_depth(tt[K.tt_find(tt, bucket, key, gen) + 1]) == 3
+    bucket = table.tt_index(key, 63)
+    table.tt_store(tt, bucket, key, gen, 40, 50, 51, 3)        # value <= 40
+    assert table.tt_probe(tt, bucket, key, gen) == (True, -table.INF - 2, 40)
+    table.tt_store(tt, bucket, key, gen, 20, 19, 20, 3)        # value >= 20
+    assert table.tt_probe(tt, bucket, key, gen) == (True, 20, 40)
+    table.tt_store(tt, bucket, key, gen, 33, 10, 60, 3)        # value == 33
+    assert table.tt_probe(tt, bucket, key, gen) == (True, 33, 33)
+    assert sum(int(tt[2 * (bucket + j)]) == key for j in range(table.TT_WAYS)) == 1
+    assert table.tt_depth(tt[table.tt_find(tt, bucket, key, gen) + 1]) == 3
 
 
 def test_roem_potential_mask_is_every_card_that_can_change_a_tricks_roem():
@@ -738,9 +741,9 @@ def test_roem_potential_mask_is_every_card_that_can_change_a_tricks_roem():
                     return True
             return False
 
-        pot = int(K.roem_potential_mask(*(hands[(seat + j) & 3] for j in range(4)), tmask,
+        pot = int(ordering.roem_potential_mask(*(hands[(seat + j) & 3] for j in range(4)), tmask,
                                         trump))
-        exact = int(K.play_roem_potential_mask(hands, seat, tmask, tlen, trump))
+        exact = int(ordering.play_roem_potential_mask(hands, seat, tmask, tlen, trump))
         assert pot & ~int(hands[seat]) == 0 and exact & ~pot == 0
         for c in cards(seat):
             expected = changes(c, table, later) or changes(c, [], others)
@@ -761,7 +764,7 @@ def test_the_fourth_hands_dropped_cards_are_dominated(preset):
     """``prune_dominated_last`` at the fourth hand of random part-played deals: every card it
     drops has a kept card of the same suit worth at least as much to the mover, score and
     points, by searches that prune no near-equivalent card; and it drops some."""
-    from kraken_solver.rules import Rules
+    from kraken_solver.game.rules import Rules
     rules = Rules.preset(preset)
     plain = Searcher(near_cards=False)
     dropped = 0
@@ -770,10 +773,10 @@ def test_the_fourth_hands_dropped_cards_are_dominated(preset):
         seat = pos.to_move
         legal = pos.legal_mask()
         tmask = sum(1 << int(c) for c in pos.trick[:3])
-        widx = K.trick_winner_index(pos.trick, 3, pos.trump, pos.pw)
+        widx = moves.trick_winner_index(pos.trick, 3, pos.trump, pos.pw)
         others = (int(pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3])
                   & ~int(pos.hands[seat])) | tmask
-        kept = K.prune_dominated_last(legal, pos.hands, seat, tmask, others, pos.pts, pos.pw,
+        kept = ordering.prune_dominated_last(legal, pos.hands, seat, tmask, others, pos.pts, pos.pw,
                                       pos.higher, int(pos.trick[widx]), (pos.leader + widx) & 3,
                                       int(pos.trick[0]) >> 3, pos.trump, rules.trick_roem)
         assert kept & ~legal == 0 and kept
@@ -803,8 +806,8 @@ def _after(pos, card):
 def test_near_equivalent_pruning_changes_no_value_and_saves_nodes(preset):
     """Full deals, all four trumps, both objectives: the same values with and without the
     pruning of near-equivalent cards, with fewer nodes searched with it."""
-    from kraken_solver.bench import random_deals
-    from kraken_solver.rules import Rules
+    from kraken_solver.bench.suites import random_deals
+    from kraken_solver.game.rules import Rules
     rules = Rules.preset(preset)
     on, off = Searcher(), Searcher(near_cards=False)
     for deal in random_deals(6, 5):

@@ -1,4 +1,4 @@
-"""Tests of kraken_solver.layouts: the layouts consistent with what a seat knows.
+"""Tests of kraken_solver.playerview.layouts: the layouts consistent with what a seat knows.
 
 The counts and the layouts themselves are checked against a brute force over every way to
 deal the unseen cards (``observed.brute_layouts``, on the reference rules of ``naive.py``),
@@ -15,21 +15,23 @@ import os
 import random
 from collections import Counter
 
+import naive
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
-import naive
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from observed import brute_layouts, layout_key, random_position
+
 from kraken_solver import Deal, hand_roem
-from kraken_solver.advise import parse_hand, parse_known, sample_deals
-from kraken_solver.batch import generate_deals, seeded_permutations
-from kraken_solver.cards import SEATS, card_str, cards_of, popcount
+from kraken_solver.dealing.seeded import generate_deals, seeded_permutations
 from kraken_solver.errors import DealError, IllegalCardError, KrakenError
-from kraken_solver.layouts import (Layouts, ObservationError, PartialDeal,
-                                   declared_roem, observe, parse_partial_pbn)
-from kraken_solver.roem import hand_roem_masks
-from kraken_solver.rules import Rules
+from kraken_solver.game.cards import SEATS, card_str, cards_of, popcount
+from kraken_solver.game.roem import hand_roem_masks
+from kraken_solver.game.rules import Rules
+from kraken_solver.notation.partial import PartialDeal, parse_partial_pbn
+from kraken_solver.playerview.advise import parse_hand, parse_known, sample_deals
+from kraken_solver.playerview.layouts import Layouts
+from kraken_solver.playerview.observation import ObservationError, declared_roem, observe
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 VARIANTS = [
@@ -311,7 +313,7 @@ def test_declared_roem_no_layout_gives():
                                for s, h in enumerate(Deal.from_pbn(c["deal"]).hands)), 8)
     obs = _observation(hidden, c["trump"], c["first"], c["rules"], c["played"],
                        declared=(300, 300))
-    from kraken_solver.hint import choose_layouts
+    from kraken_solver.playerview.hint import choose_layouts
     with pytest.raises(ObservationError, match="no layout gives the declared hand roem"):
         choose_layouts(Layouts(obs), samples=None, seed=0, exact_limit=None)
 
@@ -320,7 +322,7 @@ def test_a_declaration_the_given_hands_rule_out_is_named():
     """S holding the trump stuk with [Declared "0 0"] was "impossible or too rare to
     sample" after 20,000 draws: the stuk always scores 20 for its team (rule 16), and a
     given hand's best meld is scored by its team or beaten by the other's (rules 14-15)."""
-    from kraken_solver.layouts import DeclaredRoemError
+    from kraken_solver.playerview.observation import DeclaredRoemError
     with pytest.raises(DeclaredRoemError, match=r"S holds the stuk \(HK HQ, rule 16\), so N-S "
                                                 r"\(the playing team\) declared at least 20"):
         observe("S:7.KQ9.JT8.7 - - -", "H", "S", declared=(0, 0))

@@ -1,4 +1,4 @@
-"""The one policy for files the tools write (kraken_solver.outputs): where, never over an
+"""The one policy for files the tools write (kraken_solver.notation.outputs): where, never over an
 input, atomically."""
 
 import errno
@@ -8,8 +8,8 @@ import stat
 import pytest
 
 from kraken_solver.errors import KrakenError
-from kraken_solver.outputs import (OutputError, atomic_open, check_output, check_outputs,
-                                   make_output_dir, write_bytes, write_text)
+from kraken_solver.notation.outputs import (OutputError, atomic_open, check_output, check_outputs,
+                                            make_output_dir, write_bytes, write_text)
 
 
 def test_new_file_is_written_with_the_usual_mode_and_no_temporary_left(tmp_path):
@@ -198,7 +198,7 @@ def test_a_link_to_an_open_file_descriptor_is_refused(tmp_path):
 
 
 def test_temporaries_left_by_a_kill_are_found_and_removed(tmp_path):
-    from kraken_solver.outputs import remove_temporaries, temporaries
+    from kraken_solver.notation.outputs import remove_temporaries, temporaries
     out = tmp_path / "r.csv"
     out.write_text("good")
     left = [tmp_path / ".r.csv.abcd1234.tmp", tmp_path / ".r.csv.zz_z9999.tmp"]
@@ -245,7 +245,7 @@ def test_an_immutable_or_append_only_file_is_refused_before_work(tmp_path, monke
     over it failed: 'Operation not permitted'."""
     import subprocess
 
-    import kraken_solver.outputs as outputs
+    from kraken_solver.notation import outputs
     target = tmp_path / "p.png"
     target.write_bytes(b"old")
     assert outputs._file_flags(str(target)) & (outputs._IMMUTABLE | outputs._APPEND_ONLY) == 0

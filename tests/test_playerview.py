@@ -1,4 +1,4 @@
-"""Tests of the review as each player saw it (kraken_solver.playerview, ``kraken-analyse --view
+"""Tests of the review as each player saw it (kraken_solver.playerview.review, ``kraken-analyse --view
 player``).
 
 Every hint of the review is checked against a brute force over naive.py at that moment of the
@@ -16,13 +16,13 @@ import re
 
 import pytest
 from click.testing import CliRunner
-
 from observed import brute_hint
+
 from kraken_solver.cli.analyse import CSV_FIELDS, main
-from kraken_solver.dealfile import parse_deal_file
-from kraken_solver.hint import hint
-from kraken_solver.playerview import (CSV_FIELDS as VIEW_FIELDS, review_player_view,
-                                      summarise_player_view)
+from kraken_solver.notation.reader import parse_deal_file
+from kraken_solver.playerview.hint import hint
+from kraken_solver.playerview.review import CSV_FIELDS as VIEW_FIELDS
+from kraken_solver.playerview.review import review_player_view, summarise_player_view
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # test_analyse.py's deal, scored by hand there: N SA S7, E SK S8, S H7 H8, W D7 D8, clubs
@@ -237,7 +237,7 @@ def test_player_view_options_without_it_are_refused(args, named):
 def _mistake_everywhere(dd):
     """Player's-view records of a double-dummy review with every card a mistake (so every
     card is labelled: the most crowded plot there can be)."""
-    from kraken_solver.playerview import PlayerViewReview
+    from kraken_solver.playerview.review import PlayerViewReview
     out = []
     for i, r in enumerate(dd):
         pr = PlayerViewReview(dd=r, means={r.card: 0.0}, best=[r.card], cost=5.0 + i % 7,
@@ -252,7 +252,7 @@ def _check_player_view_figure(fig, reviews):
     top = fig.axes[0]
     labelled = [r for r in reviews if r.mistake]
     assert len(fig.mistake_labels) == len(labelled)
-    from kraken_solver.formatting import card_text
+    from kraken_solver.notation.text import card_text
     assert [t.get_text() for t in fig.mistake_labels] == \
         [f"{r.dd.seat} {card_text(r.dd.card)}" for r in labelled]
     check_labels(top, fig.mistake_labels)
@@ -268,8 +268,8 @@ def test_the_plot_labels_cover_no_mark_and_no_other_label():
     figure's pixels, is inside the panel and off every marker and label (checked on the
     figure's own artists), the legend below the panels, the title inside the figure: on the
     dataset's real review and on its play with every card a mistake."""
-    from kraken_solver.analyse import analyse_play
-    from kraken_solver.playerview import player_view_figure
+    from kraken_solver.engine.analyse import analyse_play
+    from kraken_solver.playerview.review import player_view_figure
     (spec,) = parse_deal_file("datasets/played_deal.txt")
     real = review_player_view(spec.deal, spec.trump, spec.first, rules=spec.rules,
                               played=spec.played, samples=100, workers=2)

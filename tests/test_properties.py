@@ -12,13 +12,14 @@ from __future__ import annotations
 import dataclasses
 import os
 
+import naive
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import naive
 from kraken_solver import Deal, Rules, card_str, hand_roem, parse_card, solve
-from kraken_solver import _kernels as K
-from kraken_solver.solver import Position, Searcher
+from kraken_solver.engine.solver import Searcher
+from kraken_solver.game.position import Position
+from kraken_solver.kernels import table
 
 SUITS = "SHDC"
 SEATS = "NESW"
@@ -162,7 +163,7 @@ def test_transposition_table_changes_nothing(p):
 @settings(max_examples=examples(120))
 @given(p=positions())
 def test_pruning_near_equivalent_cards_changes_nothing(p):
-    """Without the pruning of near-equivalent cards (``_kernels.prune_dominated_last``), with
+    """Without the pruning of near-equivalent cards (``kernels.ordering.prune_dominated_last``), with
     and without a table, the values are those of the default searcher."""
     reference = values(p)
     assert values(p, searcher=Searcher(near_cards=False)) == reference, repro(p)
@@ -192,7 +193,7 @@ def test_a_reused_searcher_gives_fresh_values(ps):
         assert values(p, searcher=shared) == values(p, searcher=Searcher()), repro(p)
     # the table generation (10 bits in an entry) wraps around after the first of these deals
     wrapping = Searcher()
-    wrapping.gen = K.TT_GEN_LIMIT - 2
+    wrapping.gen = table.TT_GEN_LIMIT - 2
     for p in ps:
         assert values(p, searcher=wrapping) == values(p, searcher=Searcher()), repro(p)
 

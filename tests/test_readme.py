@@ -111,7 +111,7 @@ def test_sample_output_is_what_the_command_prints(words, shown, monkeypatch):
 
 
 def test_deal_file_examples_parse():
-    from kraken_solver.dealfile import parse_deal_text
+    from kraken_solver.notation.dealfile import parse_deal_text
     blocks = re.findall(r"```\n(.*?)```", README, re.S)
     tagged = [b for b in blocks if b.startswith("[Deal ")]
     one_line = [b for b in blocks if re.match(r"[NESW]:\S", b)]

@@ -19,13 +19,13 @@ import itertools
 import json
 import os
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from kraken_solver import Rules, hand_roem, legal_cards, parse_card, solve
-from kraken_solver.cards import card_str
-from kraken_solver.solver import Position
+from kraken_solver.game.cards import card_str
+from kraken_solver.game.position import Position
 
 ALL_CARDS = [s + r for s in naive.SUITS for r in naive.NATURAL_ORDER]
 LEGAL_COMBOS = [(tr, ut) for tr in ("rotterdam", "amsterdam") for ut in ("forbidden", "forced")]

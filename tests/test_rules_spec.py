@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import PRESETS, Rules, RulesError
-from kraken_solver.dealfile import parse_deal_text
-from kraken_solver.rules import OPTION_VALUES, as_rules, parse_rules_spec
+from kraken_solver.game.rules import OPTION_VALUES, as_rules, parse_rules_spec
+from kraken_solver.notation.dealfile import parse_deal_text
 
 FULL = "N:AT8.T.8.QJ9 9.A.AQJ7.K7 QJ7.J987..8 K.KQ.KT9.AT"
 

@@ -1,5 +1,5 @@
-"""The score sheet (kraken_solver.sheet), the melds behind hand roem (roem.declared_melds) and
-the double-dummy tables (kraken_solver.tables).
+"""The score sheet (kraken_solver.game.sheet), the melds behind hand roem (roem.declared_melds) and
+the double-dummy tables (kraken_solver.engine.tables).
 
 The sheet must add up to the solver's value along the line it describes; each team's column is
 checked against the slow reference (tests/naive.py, written from RULES.md alone); the melds add
@@ -8,19 +8,19 @@ up to the hand roem of the reference; every table cell equals solve() of that ce
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import naive
-from kraken_solver import Deal, Rules, card_str, hand_roem, solve
-from kraken_solver.cards import SEATS, SUITS, mask_of
-from kraken_solver.roem import declared_melds, hand_roem_masks
-from kraken_solver.sheet import score_sheet
-from kraken_solver.solver import Position
-from kraken_solver.tables import full_table, line_is_pit, trump_cells
 from test_properties import examples, rules_strategy
+
+from kraken_solver import Deal, Rules, card_str, hand_roem, solve
+from kraken_solver.engine.tables import full_table, line_is_pit, trump_cells
+from kraken_solver.game.cards import SEATS, SUITS, mask_of
+from kraken_solver.game.position import Position
+from kraken_solver.game.roem import declared_melds, hand_roem_masks
+from kraken_solver.game.sheet import score_sheet
 
 FULL_DEALS = ["S:7.KQ9.JT8.7 9.8.AK9.AK9 AJT.JT7.7.Q KQ8.A.Q.JT8",      # datasets/full_deal.txt
               "W:J7.QT7.87.A AK..JT9.JT7 9.A9.Q.KQ98 QT8.KJ8.AK."]       # datasets/played_deal

@@ -21,11 +21,11 @@ import pytest
 from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, card_str, full_table, solve, trump_table
-from kraken_solver.cards import SEATS, SUITS, mask_of
 from kraken_solver.cli import analyse as analyse_cli
 from kraken_solver.cli import solve as solve_cli
-from kraken_solver.formatting import TABLE_CSV_FIELDS
-from kraken_solver.kernel_cache import FIRST_RUN_MESSAGE
+from kraken_solver.engine.kernel_cache import FIRST_RUN_MESSAGE
+from kraken_solver.game.cards import SEATS, SUITS, mask_of
+from kraken_solver.notation.report import TABLE_CSV_FIELDS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATASETS = ROOT / "datasets"
@@ -405,7 +405,7 @@ def test_the_compile_notice_says_so_once_and_only_on_a_cache_miss(tmp_path):
     mod.write_text(textwrap.dedent("""
         import sys
         from numba import njit
-        from kraken_solver.kernel_cache import compile_notice
+        from kraken_solver.engine.kernel_cache import compile_notice
 
         @njit(cache=True)
         def inner(x):
@@ -442,7 +442,7 @@ def _compile_something():
 
 
 def test_the_commands_print_the_notice_before_compiling(tmp_path, monkeypatch):
-    import kraken_solver.kernel_cache as kc
+    from kraken_solver.engine import kernel_cache as kc
     real = kc._warm_up
     monkeypatch.setattr(kc, "_warm_up", lambda: (_compile_something(), real()))
     p = tmp_path / "d.txt"

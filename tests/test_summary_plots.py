@@ -16,7 +16,6 @@ import os
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from plotcheck import (check_labels, check_legends_off_the_axes, check_limits_hold,
                        check_texts_inside_figure)
 
@@ -28,9 +27,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.fixture(scope="module")
 def summary(tmp_path_factory):
-    from kraken_solver.batch import read_results
+    from kraken_solver.batch.store import read_results
+    from kraken_solver.batch.summary import summarize
     from kraken_solver.cli.batch import main as batch_main
-    from kraken_solver.summary import summarize
     out = tmp_path_factory.mktemp("many") / "many.parquet"
     res = CliRunner().invoke(batch_main, ["--input", os.path.join(ROOT, "datasets",
                                                                   "many_deals.txt"),
@@ -42,7 +41,7 @@ def summary(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def figures(summary):
-    from kraken_solver.summary import plot_names, summary_figures
+    from kraken_solver.batch.plots import plot_names, summary_figures
     figs = summary_figures(summary)
     names = plot_names(summary)
     assert len(figs) == len(names) == 3 * len(summary.rules_names) == 21
@@ -66,7 +65,7 @@ def test_every_text_fits_and_no_legend_covers_a_plot(figures):
 
 
 def test_score_by_rule_holds_every_deal_and_draws_the_whiskers_it_names(summary, figures):
-    from kraken_solver.summary import WHISKERS
+    from kraken_solver.batch.plots import WHISKERS
     checked = 0
     for name, rules in _group(figures, "score_by_rule"):
         fig = figures[name]

@@ -13,23 +13,27 @@ import socket
 import subprocess
 import sys
 import threading
-import tomllib
 import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pytest
+import tomllib
 from click.testing import CliRunner
 
 from kraken_solver import Rules, Searcher, hand_roem, solve, trump_table
-from kraken_solver.cards import card_str, parse_card
-from kraken_solver.dealfile import parse_deal_file, parse_deal_text
-from kraken_solver.errors import KrakenError
-from kraken_solver.solver import Position
-from kraken_solver import viewer
-from kraken_solver.viewer import (BoardSolver, Query, create_app, export_page, melds_of,
-                                  query_params, read_query, state_of)
 from kraken_solver.cli import view as view_cli
+from kraken_solver.errors import KrakenError
+from kraken_solver.game.cards import card_str, parse_card
+from kraken_solver.game.position import Position
+from kraken_solver.notation.dealfile import parse_deal_text
+from kraken_solver.notation.reader import parse_deal_file
+from kraken_solver.view.app import create_app
+from kraken_solver.view.board import RANK_SHOWN, melds_of, rank_shown, state_of
+from kraken_solver.view.page import (MAX_DEALS, MAX_EXPORT_DEALS, MAX_PASTE_CHARS, deal_entry,
+                                     export_page, page_html)
+from kraken_solver.view.query import ENDPOINT_WORDS, Query, error_json, query_params, read_query
+from kraken_solver.view.session import MAX_VIEW_SAMPLES, BoardSolver, BusyError
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "datasets"
@@ -45,7 +49,7 @@ def solver():
 @pytest.fixture(scope="module")
 def client(solver):
     specs = parse_deal_file(DATA / "many_deals.txt")
-    app = create_app([viewer.deal_entry(s, i) for i, s in enumerate(specs)],
+    app = create_app([deal_entry(s, i) for i, s in enumerate(specs)],
                      source="many_deals.txt", solver=solver)
     return app.test_client()
 
@@ -92,7 +96,7 @@ def test_query_round_trip():
 def test_query_errors_say_where(words, message):
     with pytest.raises(KrakenError) as e:
         read_query(words)
-    assert viewer.error_json(e.value)["error"].startswith(message), str(e.value)
+    assert error_json(e.value)["error"].startswith(message), str(e.value)
 
 
 # ------------------------------------------------------------------------ score sheet
@@ -169,9 +173,9 @@ def test_meld_texts_write_the_ten_as_the_cards_do(client):
     status, body = _get(client, "/api/state", deal=deal, trump="H")
     assert status == 200 and [m["text"] for m in body["melds"]] == ["run \u2660 9 10 J"]
     # the page's own rank texts (view.js) are the ones rank_shown gives
-    js = (ROOT / "kraken_solver" / "web" / "view.js").read_text()
-    assert 'const RANK_SHOWN = { T: "10" };' in js and viewer.RANK_SHOWN == {"T": "10"}
-    assert [viewer.rank_shown(r) for r in "789TJQKA"] == ["7", "8", "9", "10", "J", "Q", "K",
+    js = (ROOT / "kraken_solver" / "view" / "web" / "view.js").read_text()
+    assert 'const RANK_SHOWN = { T: "10" };' in js and RANK_SHOWN == {"T": "10"}
+    assert [rank_shown(r) for r in "789TJQKA"] == ["7", "8", "9", "10", "J", "Q", "K",
                                                          "A"]
 
 
@@ -186,7 +190,7 @@ def test_values_are_the_solvers(client):
     searcher = Searcher()
     for spec in parse_deal_file(DATA / "many_deals.txt")[:4]:
         line = random_line(spec.deal, spec.trump, spec.first, spec.rules, rng, n=5)
-        q = viewer.Query(spec.deal, spec.trump, spec.first, spec.rules,
+        q = Query(spec.deal, spec.trump, spec.first, spec.rules,
                          tuple(parse_card(c) for c in line))
         for objective in ("score", "points"):
             status, body = _get(client, "/api/values", objective=objective, **query_params(q))
@@ -201,7 +205,7 @@ def test_values_are_the_solvers(client):
 
 def test_trumps_and_line(client):
     spec = parse_deal_file(DATA / "full_deal.txt")[0]
-    q = viewer.Query(spec.deal, None, spec.first, spec.rules)
+    q = Query(spec.deal, None, spec.first, spec.rules)
     status, body = _get(client, "/api/trumps", **query_params(q))
     assert status == 200
     ref = trump_table(spec.deal, spec.first, rules=spec.rules)
@@ -249,7 +253,7 @@ def test_unknown_query_words_are_refused(client):
                  "play, objective (got 'played')", "field": None}
     good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
             "play": "SA", "objective": "points"}
-    for path, words in viewer.ENDPOINT_WORDS.items():
+    for path, words in ENDPOINT_WORDS.items():
         r = client.get(path, query_string={**{w: good.get(w, "x") for w in words},
                                            "Play": "SA"})
         status, body = r.status_code, r.get_json()
@@ -282,7 +286,7 @@ def test_query_words_given_twice_are_refused(client):
         "field": "trump"}
     good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
             "play": "SA", "objective": "points", "samples": "5", "job": "j1", "client": "c1"}
-    for path, words in viewer.ENDPOINT_WORDS.items():
+    for path, words in ENDPOINT_WORDS.items():
         for word in words:
             query = [(w, good[w]) for w in words] + [(word, good[word])]
             r = client.get(path, query_string=query)
@@ -309,9 +313,9 @@ def test_parse_gives_the_cli_messages(client):
     body = client.post("/api/parse", json={"text": text}).get_json()
     assert [d["params"]["play"].count(" ") + 1 if "play" in d["params"] else 0
             for d in body["deals"]] == [10, 0]
-    r = client.post("/api/parse", json={"text": "x" * (viewer.MAX_PASTE_CHARS + 1)})
+    r = client.post("/api/parse", json={"text": "x" * (MAX_PASTE_CHARS + 1)})
     assert r.status_code == 400 and "longer than 256 KiB" in r.get_json()["error"]
-    r = client.post("/api/parse", data="x" * (5 * viewer.MAX_PASTE_CHARS),
+    r = client.post("/api/parse", data="x" * (5 * MAX_PASTE_CHARS),
                     content_type="application/json")
     assert r.status_code == 413 and "too large" in r.get_json()["error"]
     r = client.post("/api/parse", data="not json", content_type="application/json")
@@ -324,7 +328,7 @@ def test_info_lists_the_deals(client):
     assert body["deals"][3]["label"] == "4 \u00b7 line 8 \u00b7 \u2666 \u00b7 first W \u00b7 " \
         "klaverjas-rotterdam \u00b7 \u00d72"
     assert body["deals"][3]["params"]["double"] == "2"
-    assert body["hint"] is True and body["limits"]["hint_samples"] == viewer.MAX_VIEW_SAMPLES
+    assert body["hint"] is True and body["limits"]["hint_samples"] == MAX_VIEW_SAMPLES
 
 
 def test_one_searcher_many_threads(solver):
@@ -336,7 +340,7 @@ def test_one_searcher_many_threads(solver):
     queries = []
     for spec in specs:
         line = random_line(spec.deal, spec.trump, spec.first, spec.rules, rng, n=3)
-        queries.append(viewer.Query(spec.deal, spec.trump, spec.first, spec.rules,
+        queries.append(Query(spec.deal, spec.trump, spec.first, spec.rules,
                                     tuple(parse_card(c) for c in line)))
     results = {}
 
@@ -358,7 +362,7 @@ def test_busy_solver_says_so():
     s = BoardSolver(lock_wait=0.05)
     s.lock.acquire()
     try:
-        with pytest.raises(viewer.BusyError, match="busy"):
+        with pytest.raises(BusyError, match="busy"):
             s.values(read_query({"deal": DEAL, "trump": "H"}))
     finally:
         s.lock.release()
@@ -388,21 +392,21 @@ def test_export_page_is_self_contained(solver):
 def test_export_refuses_too_many_deals(solver):
     spec = parse_deal_file(DATA / "full_deal.txt")[0]
     with pytest.raises(KrakenError, match="at most 100"):
-        export_page([spec] * (viewer.MAX_EXPORT_DEALS + 1), solver)
+        export_page([spec] * (MAX_EXPORT_DEALS + 1), solver)
 
 
 # ---------------------------------------------------------------------------- package
 def test_the_page_ships_as_package_data():
-    """Every file of kraken_solver/web is matched by pyproject's package-data (so a normal
+    """Every file of kraken_solver/view/web is matched by pyproject's package-data (so a normal
     install carries it, not only an editable one), and the page names only those files."""
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    globs = conf["tool"]["setuptools"]["package-data"]["kraken_solver"]
-    web = ROOT / "kraken_solver" / "web"
+    globs = conf["tool"]["setuptools"]["package-data"]["kraken_solver.view"]
+    web = ROOT / "kraken_solver" / "view" / "web"
     files = sorted(p.name for p in web.iterdir())
     assert files == ["index.html", "view.css", "view.js"]
     for name in files:
         assert any(Path("web", name).match(g) for g in globs), name
-    html = viewer.page_html()
+    html = page_html()
     assert set(re.findall(r'(?:src|href)="/static/([^"]+)"', html)) == {"view.css", "view.js"}
     # the console script enters through kraken_solver.cli's guard, which runs cli.view's main
     assert conf["project"]["scripts"]["kraken-view"] == "kraken_solver.cli:kraken_view"
@@ -439,7 +443,7 @@ def test_cli_reads_no_deal_past_the_limit(export, tmp_path):
     """A file with more deals than the page takes is refused at the deal past the limit,
     without reading on: a million deals were read whole (1.4 GB, 38 s) first.  The bad line
     after the limit is never reached."""
-    limit = viewer.MAX_EXPORT_DEALS if export else viewer.MAX_DEALS
+    limit = MAX_EXPORT_DEALS if export else MAX_DEALS
     f = tmp_path / "many.txt"
     f.write_text("S:7.KQ9.JT8.7 9.8.AK9.AK9 AJT.JT7.7.Q KQ8.A.Q.JT8 trump=H\n" * (limit + 1)
                  + "this line is never read\n")
@@ -472,7 +476,7 @@ def test_cli_export(tmp_path):
 def test_the_first_run_notice_comes_only_with_a_compile(tmp_path, monkeypatch):
     """Every start said 'loading the solver (the very first run compiles it: about a
     minute)', a warm cache too: now the other commands' notice, only when Numba compiles."""
-    from kraken_solver.kernel_cache import FIRST_RUN_MESSAGE
+    from kraken_solver.engine.kernel_cache import FIRST_RUN_MESSAGE
     real = BoardSolver.warm
 
     def compiling(self):
@@ -497,7 +501,7 @@ def test_the_first_run_notice_comes_only_with_a_compile(tmp_path, monkeypatch):
 
 
 def test_cli_random_is_batch_deal_zero():
-    from kraken_solver.batch import generate_deals
+    from kraken_solver.dealing.seeded import generate_deals
     spec = view_cli.random_spec(42)
     assert spec.deal == generate_deals(42, 0, 1)[0] and spec.first == 0 and spec.trump is None
 

@@ -7,23 +7,23 @@ Chromium): then they fail.  ``KRAKEN_CHROMIUM`` names another Chromium binary.""
 
 from __future__ import annotations
 
-import os
-import signal
-
-import pytest
-
 import json
 import math
+import os
+import signal
 import urllib.parse
 import urllib.request
 
-from kraken_solver import Deal, Searcher, card_str, solve
-from kraken_solver.cards import cards_of
-from kraken_solver.dealfile import parse_deal_file, parse_deal_text
-from kraken_solver.errors import KrakenError
-from kraken_solver.viewer import BoardSolver, export_page
-
+import pytest
 from test_view import DATA, start_server
+
+from kraken_solver import Deal, Searcher, card_str, solve
+from kraken_solver.errors import KrakenError
+from kraken_solver.game.cards import cards_of
+from kraken_solver.notation.dealfile import parse_deal_text
+from kraken_solver.notation.reader import parse_deal_file
+from kraken_solver.view.page import export_page
+from kraken_solver.view.session import BoardSolver
 
 CHROMIUM = os.environ.get("KRAKEN_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("KRAKEN_BROWSER_TESTS") == "1"
@@ -325,7 +325,7 @@ def test_player_view_toggle(page, server):
     says what that player can see and over how many layouts; a click with the view on shows
     the next position's hint, the points toggle the mean points, and the double-dummy toggle
     gives the double-dummy values back."""
-    from kraken_solver.hint import hint
+    from kraken_solver.playerview.hint import hint
 
     page.goto(server + "?" + urllib.parse.urlencode({"deal": SMALL, "trump": "H", "first": "N"}))
     played = []

@@ -1,4 +1,4 @@
-"""kraken-view's player's-view hint (kraken_solver/viewer.py) with the real kraken_solver.hint:
+"""kraken-view's player's-view hint (kraken_solver/py) with the real kraken_solver.playerview.hint:
 /api/hint answers with the hint's own means for a played position and from the player's view
 only; the samples a page may ask for are bounded; a hint shows its progress, and a cancel or a
 later request of the same page stops it (its workers stopped at once) while the double-dummy
@@ -12,11 +12,14 @@ import time
 import numpy as np
 import pytest
 
-from kraken_solver import viewer
-from kraken_solver.cards import card_str
-from kraken_solver.hint import hint
-from kraken_solver.solver import Position
-from kraken_solver.viewer import BoardSolver, HintCancelled, create_app, read_query
+from kraken_solver.errors import KrakenError
+from kraken_solver.game.cards import card_str
+from kraken_solver.game.position import Position
+from kraken_solver.playerview.hint import hint
+from kraken_solver.view.app import create_app
+from kraken_solver.view.query import read_query
+from kraken_solver.view.session import (MAX_VIEW_SAMPLES, BoardSolver, HintCancelled,
+                                        check_view_samples, hint_available)
 
 FULL = "N:A8.98..KQJ8 KQJ97.Q.7.7 .AKT.AQJ8.T T.J7.KT9.A9"
 LEAD = "S:7.KQ9.JT8.7 9.8.AK9.AK9 AJT.JT7.7.Q KQ8.A.Q.JT8"     # datasets/full_deal.txt
@@ -47,7 +50,7 @@ def client(solver):
 
 
 def test_api_hint_is_the_hint(client):
-    assert viewer.hint_available()
+    assert hint_available()
     play = played_line(FULL, "H", "N", 21, 3)   # 3 cards a hand and one card of the next trick
     assert client.get("/api/info").get_json()["hint"] is True
     r = client.get("/api/hint", query_string=words(FULL, "H", "N", play))
@@ -78,8 +81,8 @@ def test_samples_are_bounded(client):
         r = client.get("/api/hint", query_string=words(LEAD, "H", "S", samples=bad))
         assert r.status_code == 400 and r.get_json()["field"] == "samples", bad
         assert "from 1 to 1,000" in r.get_json()["error"]
-    with pytest.raises(viewer.KrakenError):
-        viewer.check_view_samples(viewer.MAX_VIEW_SAMPLES + 1)
+    with pytest.raises(KrakenError):
+        check_view_samples(MAX_VIEW_SAMPLES + 1)
     # a few layouts drawn at the first lead: the hint's own draws and means
     r = client.get("/api/hint", query_string=words(LEAD, "H", "S", samples="6"))
     body = r.get_json()

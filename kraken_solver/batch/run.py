@@ -1,0 +1,331 @@
+"""Trump choice at scale: solve many deals for all four trumps in parallel (``kraken-batch``).
+
+Every deal is solved double dummy (RULES.md §8) for each of the four trumps the first player
+can choose (:mod:`kraken_solver.engine.trumps`); each (deal, trump) gives one row of
+:data:`~kraken_solver.batch.config.COLUMNS`.  Values are in points, from the playing team's
+side (the first player's team).
+
+The deals (:mod:`kraken_solver.batch.config`) are cut into chunks of ``chunk_size`` deals.  A
+pool of worker processes (:mod:`kraken_solver.workers.pool`; or the workers of a Dask cluster,
+:mod:`kraken_solver.workers.cluster`) solves chunk after chunk and sends each chunk's rows
+back; the calling process alone writes them, checks them and assembles the output
+(:mod:`kraken_solver.batch.store`).  Deals read from a file (``input``) are streamed: the file
+is read a block at a time while the chunks are sent out, and checked in full by a thread
+alongside, so the first deals are solved at once, a mistake anywhere in it stops the run
+within the time one reading takes, and the memory does not grow with the file.  The input
+must be a regular file: it is read more than once (a pipe can be read once only).
+
+The run may be killed at any moment (Ctrl-C, ``kill -9``).  ``resume=True`` reuses the part
+files of the unfinished run, solves the missing chunks only and assembles the output: the
+final file holds every deal exactly once, rows in ``deal_id`` order, and equals the file of an
+uninterrupted run except for the timing columns ``nodes`` and ``ms`` (search work and wall
+time vary from run to run: the transposition table's contents depend on which deals a worker
+solved before, and time depends on the machine's load).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import io
+import os
+import resource
+import shlex
+import shutil
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+from ..dealing.seeded import generate_deals
+from ..engine.trumps import solve_trumps
+from ..errors import KrakenError
+from ..game.deal import Deal
+from ..notation.outputs import remove_temporaries, write_bytes
+from ..notation.text import count
+from ..workers.pool import make_pool
+from ..workers.task import report_progress, worker_searcher
+from .config import BatchConfig, columns_for, paths_for
+from .store import (RUN_META, assemble, check_batch_outputs, check_done_parts, check_same_input,
+                    csv_value, list_parts, lock_dir, meta_to_run, now_stamp, part_name,
+                    remove_empty_dir, rows_of, write_meta)
+
+
+def _solve_chunk(task) -> dict:
+    """Worker: solve one chunk; return its part file's text (the caller writes it) and a
+    summary of the work.  Reports each finished deal (:func:`report_progress`)."""
+    from .. import __version__
+    k, start, stop, seed, first, rules, items, objectives, columns = task
+    searcher = worker_searcher()
+    t0 = time.perf_counter()
+    n0 = searcher.nodes
+    if items is None:
+        items = [(d, first, rules) for d in generate_deals(seed, start, stop)]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for i, (deal, first, rules) in enumerate(items):
+        if not isinstance(deal, Deal):
+            deal = Deal(tuple(deal))
+        results = solve_trumps(searcher, deal, first, rules, points="points" in objectives)
+        for row in rows_of(start + i, deal, first, rules, results):
+            w.writerow([csv_value(row[c]) for c in columns])
+        report_progress(i + 1)
+    return {"chunk": k, "deals": stop - start, "text": buf.getvalue(),
+            "seconds": time.perf_counter() - t0, "version": __version__,
+            "nodes": searcher.nodes - n0, "pid": os.getpid(),
+            "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
+
+
+@dataclass
+class BatchResult:
+    """What :func:`run_batch` did: ``deals`` in the file, ``solved`` in this session,
+    ``chunks_reused`` from earlier sessions, ``seconds`` of this session, ``deals_per_s``,
+    ``peak_worker_mb`` (peak resident memory of one worker), ``already_complete``."""
+    out: str
+    deals: int
+    solved: int
+    chunks_reused: int
+    seconds: float
+    deals_per_s: float
+    peak_worker_mb: float
+    peak_main_mb: float
+    workers: int
+    already_complete: bool = False
+
+
+class _InputCheck(threading.Thread):
+    """Reads the whole input file alongside the run (a deal file is checked to its end long
+    before the last chunk is solved): its deals, its checksum, and the rows of the part files
+    reused from an earlier session.  ``error`` holds what it found wrong, ``deals`` the number
+    of deals once done."""
+
+    def __init__(self, config: BatchConfig, parts_dir: str, parts: dict, columns):
+        super().__init__(daemon=True, name="kraken-batch-input-check")
+        self.config = dataclasses.replace(config)
+        self.parts_dir, self.parts, self.columns = parts_dir, dict(parts), columns
+        self.error = None
+        self.deals = None
+
+    def run(self):
+        try:
+            # reads the input to its end (checksum and deals) even with no part to check
+            check_done_parts(self.config, self.parts_dir, self.parts, self.columns)
+            self.deals = self.config.deals
+        except BaseException as e:  # noqa: B902 - reported by the main thread
+            self.error = e
+
+    def raise_error(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+
+def _input_tasks(config: BatchConfig, done: set, columns):
+    """The tasks of the chunks of an input file not in ``done``, reading it as a stream."""
+    reader = config.reader()
+    k, items = 0, []
+    for spec in reader:
+        items.append((spec.deal.hands, spec.first, spec.rules))
+        if len(items) == config.chunk_size:
+            if k not in done:
+                start = k * config.chunk_size
+                yield (k, start, start + len(items), None, None, None, items,
+                       config.objectives, columns)
+            k, items = k + 1, []
+    if items and k not in done:
+        start = k * config.chunk_size
+        yield (k, start, start + len(items), None, None, None, items, config.objectives,
+               columns)
+    check_same_input(config, reader)
+
+
+# ----------------------------------------------------------------------------- running
+def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
+              scheduler: str | None = None, resume: bool = False, progress: bool = False,
+              command: list[str] | None = None, log=None, on_chunk=None) -> BatchResult:
+    """Run (or with ``resume`` finish) a batch into ``out``; see the module docstring.
+
+    ``workers``: processes (default one per core, at most :func:`max_workers`);
+    ``scheduler``: instead of the local process pool, a Dask cluster (``"local:N"`` or a
+    scheduler address ``"tcp://HOST:PORT"``, :mod:`kraken_solver.workers.cluster`): the same rows,
+    part files and resuming; ``progress``: a tqdm bar on stderr (deals/s, ETA), moved by each
+    finished deal; ``command``: the command line to record in the sidecar; ``log``: a
+    function taking one line of news (resuming, reused chunks, a scheduler still being
+    tried); ``on_chunk``: a function called with the pool and each finished chunk's summary.
+
+    ``out`` and its sidecar must be a regular file or a new name, never the input
+    (:func:`check_batch_outputs`).  Nothing is changed before the work directory's lock is
+    held.  Without ``resume`` an unfinished run's work directory with finished chunks makes it
+    refuse (so that no work is thrown away by accident); an earlier finished output and its
+    sidecar stay as they are until this run has assembled its output.  With ``resume`` and no
+    earlier run, it simply starts; part files without a sidecar to check them against are
+    refused.  Raises KrakenError: an output path that cannot be used, another run holding the
+    lock, the configuration differs from the unfinished run's (resume), unfinished work
+    without resume, part files that cannot be checked or fail their check (named, with how to
+    redo them), an input file that changed, a bad scheduler or one that stops answering, a
+    failed Dask chunk, a file that cannot be read or written (a full disk: named).  A
+    worker's error is raised again; Ctrl-C raises KeyboardInterrupt after stopping the
+    workers (every finished chunk stays on disk for a resume, and the earlier output and its
+    sidecar are untouched)."""
+    out = os.fspath(out)
+    parts_dir, meta_path = paths_for(out)
+    cols = columns_for(config.objectives)
+    columns = [c[0] for c in cols]
+    log = log or (lambda line: None)
+    inputs = [config.input] if config.input else []
+    check_batch_outputs(out, inputs)
+    pool = make_pool(workers, scheduler, log=log)
+    session = {"argv": list(command) if command else None,
+               "command": shlex.join(command) if command else None,
+               "started": now_stamp(), "workers": None}
+    lock, created = lock_dir(parts_dir, out)
+    try:
+        try:
+            meta = meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log)
+        except BaseException:
+            if created:
+                remove_empty_dir(parts_dir)
+            raise
+        if meta is None:
+            # nothing to do: no work directory stays (one left empty by a run killed before
+            # its first chunk goes too)
+            remove_empty_dir(parts_dir)
+            return BatchResult(out, config.deals or 0, 0, config.n_chunks or 0, 0.0, 0.0, 0.0,
+                               0.0, 0, already_complete=True)
+        return _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
+                           scheduler, progress, log, on_chunk, inputs, created)
+    except OSError as e:
+        raise KrakenError(f"cannot read or write the batch files: {e.strerror or e}",
+                          source=e.filename) from None
+    finally:
+        if lock is not None:
+            os.close(lock)
+
+
+def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool, scheduler,
+                progress, log, on_chunk, inputs, created) -> BatchResult:
+    from .. import __version__
+    remove_temporaries(out)         # left by a run killed while writing them
+    remove_temporaries(meta_path)
+    parts = list_parts(parts_dir, config.n_chunks)
+    done = set(parts)
+    check = None
+    if config.input:
+        # the input is read to its end alongside the run, the reused parts checked with it
+        check = _InputCheck(config, parts_dir, parts, columns)
+        check.start()
+    elif parts:
+        check_done_parts(config, parts_dir, parts, columns)
+    done_deals = sum(config.chunk_range(k)[1] - config.chunk_range(k)[0] for k in done)
+    if done:
+        if config.n_chunks:
+            log(f"resuming: {len(done):,} of {count(config.n_chunks, 'chunk')} done already "
+                f"({done_deals:,} of {count(config.deals, 'deal')})")
+        else:       # an input whose length is not known yet
+            log(f"resuming: {count(len(done), 'chunk')} ({count(done_deals, 'deal')}) done "
+                "already")
+    session["workers"] = pool.workers
+    session["scheduler"] = scheduler
+    run_meta = os.path.join(parts_dir, RUN_META)
+
+    def start_session():
+        # the running sidecar records this run's options before its first part file is
+        # written (so a resume can check the parts); the finished run's sidecar is not touched
+        meta["sessions"].append(session)
+        meta["status"] = "running"
+        write_meta(run_meta, meta, inputs)
+
+    if config.input:
+        tasks = _input_tasks(config, done, columns)
+    else:
+        # the chunks still to solve, one at a time (a list of them all would grow with the
+        # deals)
+        def tasks_of():
+            for k in range(config.n_chunks):
+                if k not in done:
+                    start, stop = config.chunk_range(k)
+                    yield (k, start, stop, config.seed, config.first, config.rules, None,
+                           config.objectives, columns)
+        tasks = tasks_of()
+
+    t0 = time.perf_counter()
+    solved = 0
+    peak = 0.0
+    bar = None
+    finished = done_deals           # deals of the chunks written
+    entered = False
+
+    def tick(partial):
+        if check is not None:
+            check.raise_error()
+            if bar is not None and check.deals is not None and bar.total != check.deals:
+                bar.total = check.deals
+        if bar is not None:
+            delta = finished + partial - bar.n
+            if delta:
+                bar.update(delta)
+
+    try:
+        with pool:              # leaving it stops the workers, before the error is handled
+            entered = True
+            if scheduler is not None:
+                session["workers"] = pool.workers
+                session["scheduler_address"] = pool.address
+                # local:N starts N processes of one thread; a cluster's count is threads
+                kind = "process" if str(scheduler).startswith("local:") else "thread"
+                plural = "" if pool.workers == 1 else "es" if kind == "process" else "s"
+                log(f"Dask scheduler {pool.address}: {pool.workers} worker {kind}{plural}")
+            start_session()
+            if progress:
+                from tqdm import tqdm
+                bar = tqdm(total=config.deals, initial=done_deals, unit="deal",
+                           file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+            for res in pool.run(_solve_chunk, tasks, on_tick=tick):
+                if res["version"] != __version__:
+                    raise KrakenError(f"a worker runs kraken-solver {res['version']}, "
+                                      f"this is {__version__}: install the same version "
+                                      "on every worker")
+                data = res["text"].encode("utf-8")
+                digest = hashlib.sha256(data).hexdigest()
+                write_bytes(os.path.join(parts_dir, part_name(res["chunk"], digest)), data,
+                            what="a part file")
+                solved += res["deals"]
+                finished += res["deals"]
+                peak = max(peak, res["maxrss_mb"])
+                tick(0)
+                if on_chunk is not None:
+                    on_chunk(pool, res)
+            if check is not None:
+                check.join()
+                check.raise_error()
+                config.deals = check.deals
+                if bar is not None:
+                    bar.total = config.deals
+                    bar.refresh()
+    except KrakenError as err:
+        if not entered and not done and created:
+            # the pool never started and nothing was solved: leave no trace of this run
+            # (its sidecar is not written yet)
+            shutil.rmtree(parts_dir, ignore_errors=True)
+        if entered and scheduler is not None and "--resume" not in err.message:
+            raise KrakenError(f"{err}; the finished chunks are kept: run the same "
+                              "command with --resume to finish") from None
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    rows, digest, size = assemble(config, out, parts_dir, columns, inputs)
+    session["finished"] = now_stamp()
+    session["seconds"] = round(seconds, 3)
+    session["deals_solved"] = solved
+    session["peak_worker_mb"] = round(peak, 1)
+    meta.update(status="complete", rows=rows, deals=config.deals, finished=session["finished"],
+                output=os.path.basename(out), output_sha256=digest, output_bytes=size)
+    write_meta(meta_path, meta, inputs)
+    shutil.rmtree(parts_dir, ignore_errors=True)
+    return BatchResult(out, config.deals, solved, len(done), seconds,
+                       solved / seconds if seconds > 0 and solved else 0.0, peak,
+                       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+                       pool.workers)

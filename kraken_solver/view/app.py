@@ -1,0 +1,191 @@
+"""The HTTP app of ``kraken-view``: a small JSON API over the board's session, and its page.
+
+The page (``kraken_solver/view/web/``: plain HTML, CSS and JavaScript, no build step, nothing
+fetched from the network) draws the four hands, the trick on the table and the score sheet,
+and asks this API for what only the solver knows.  Endpoints (GET unless said):
+``/api/info`` (the deals of the file, whether the player's-view hint is available),
+``/api/state`` (hands, trick, legal cards, score sheet: no search,
+:mod:`kraken_solver.view.board`), ``/api/values`` (the value of every legal card, best
+cards), ``/api/trumps`` (the trump table of the fresh deal), ``/api/line`` (a principal
+variation from the position), ``/api/hint`` (the player's-view hint of the player to move;
+the words ``samples``, ``job`` and ``client`` besides the position's),
+``/api/hint/progress?job=NAME`` (layouts solved of how many), POST ``/api/hint/cancel``
+(``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file text -> its deals).
+The position's words are :mod:`kraken_solver.view.query`'s.  Bad input gets status 400 and
+``{"error": "...", "field": "..."}``; a hint that was cancelled or replaced gets 409 with
+``"cancelled": true``.  Requests from anywhere but this machine are refused.  Values are in
+points, from the playing team's side (RULES.md §8).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from ..errors import KrakenError
+from ..game.rules import PRESETS
+from .board import state_of
+from .page import MAX_DEALS, MAX_PASTE_CHARS, page_html, parse_pasted
+from .query import (ENDPOINT_WORDS, Query, check_words, error_json, objective_word, query_word,
+                    read_query)
+from .session import (_JOB_NAME, MAX_VIEW_SAMPLES, BoardSolver, BusyError, HintCancelled,
+                      hint_available)
+
+__all__ = ["create_app"]
+
+
+# ----------------------------------------------------------------------------- the app
+def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | None = None,
+               port_check: bool = True, log=None):
+    """The Flask application of ``kraken-view``: the page, its static files and the JSON API
+    of the module docstring.  ``entries``: :func:`deal_entry` dicts of the deals to list;
+    ``source``: the file they came from.  Requests whose ``Host`` is not this machine's
+    loopback name are refused (``port_check``; a page of another site cannot reach the
+    solver through a DNS name that points here).  ``log(line)``, if given, is called with one
+    line for every search the API runs (what, where in the deal, ms and nodes)."""
+    from flask import Flask, Response, jsonify, request
+
+    app = Flask(__name__, static_folder=str(resources.files(__package__) / "web"),
+                static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = 4 * MAX_PASTE_CHARS + 4096
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+    solver = solver or BoardSolver()
+    app.extensions["kraken_solver"] = solver
+    entries = list(entries)
+    hint_ok = hint_available()
+
+    @app.before_request
+    def local_only():
+        if not port_check:
+            return None
+        host = (request.host or "").rsplit(":", 1)[0].strip("[]").lower()
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            return jsonify(error="kraken-view answers on this machine's loopback address "
+                                 "only", field=None), 403
+        return None
+
+    def fail(err: KrakenError):
+        if isinstance(err, HintCancelled):
+            return jsonify(dict(error_json(err), cancelled=True)), 409
+        status = 503 if isinstance(err, BusyError) else 400
+        return jsonify(error_json(err)), status
+
+    @app.errorhandler(404)
+    def not_found(_e):
+        return jsonify(error=f"no such page: {request.path}", field=None), 404
+
+    @app.errorhandler(405)
+    def bad_method(_e):
+        return jsonify(error=f"{request.method} is not accepted here", field=None), 405
+
+    @app.errorhandler(413)
+    def too_large(_e):
+        return jsonify(error=f"the request is too large: the pasted text may hold at most "
+                             f"{MAX_PASTE_CHARS // 1024} KiB", field=None), 413
+
+    @app.get("/")
+    def index():
+        return Response(page_html(), mimetype="text/html")
+
+    @app.before_request
+    def known_words():
+        if request.path in ENDPOINT_WORDS:      # any other path is 404, whatever its query
+            try:
+                check_words(request.args, request.path)
+            except KrakenError as e:
+                return fail(e)
+        return None
+
+    @app.get("/api/info")
+    def info():
+        from .. import __version__
+        return jsonify(version=__version__, source=source, deals=entries, hint=hint_ok,
+                       presets=list(PRESETS), limits={"deals": MAX_DEALS,
+                                                      "paste_chars": MAX_PASTE_CHARS,
+                                                      "hint_samples": MAX_VIEW_SAMPLES})
+
+    def with_query(fn, need_trump=True):
+        try:
+            q = read_query(request.args, need_trump=need_trump)
+            objective = objective_word(request.args.get("objective", "score"))
+            out = fn(q, objective)
+            if log is not None and "ms" in out and not out.get("cached"):
+                n = len(q.played)
+                log(f"{request.path.rsplit('/', 1)[-1]} ({objective}, {n} card"
+                    f"{'' if n == 1 else 's'} played): {out['ms']:.0f} ms, "
+                    f"{out['nodes']:,} nodes")
+            return jsonify(out)
+        except KrakenError as e:
+            return fail(e)
+
+    @app.get("/api/state")
+    def state():
+        return with_query(lambda q, o: state_of(q), need_trump=False)
+
+    @app.get("/api/values")
+    def values():
+        return with_query(lambda q, o: _over_check(q) or solver.values(q, o))
+
+    @app.get("/api/trumps")
+    def trumps():
+        return with_query(lambda q, o: solver.trumps(q), need_trump=False)
+
+    @app.get("/api/line")
+    def line():
+        return with_query(lambda q, o: solver.line(q, o))
+
+    def job_word(name: str):
+        value = query_word(request.args, name)
+        if value is None or value == "":
+            return None
+        if not _JOB_NAME.fullmatch(value):
+            raise KrakenError("expected a name of letters, digits, - and _ (at most 64)",
+                              source=name, token=value)
+        return value
+
+    @app.get("/api/hint")
+    def hint():
+        def run(q, o):
+            _over_check(q)
+            return solver.hint(q, o, samples=query_word(request.args, "samples"),
+                               job=job_word("job"), client=job_word("client"))
+        return with_query(run)
+
+    @app.get("/api/hint/progress")
+    def hint_progress():
+        try:
+            name = job_word("job")
+            if name is None:
+                raise KrakenError("no job given", source="job")
+            return jsonify(solver.hint_progress(name))
+        except KrakenError as e:
+            return fail(e)
+
+    @app.post("/api/hint/cancel")
+    def hint_cancel():
+        body = request.get_json(silent=True)
+        name = body.get("job") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not _JOB_NAME.fullmatch(name):
+            return jsonify(error='expected JSON {"job": "NAME"} naming the hint to cancel',
+                           field="job"), 400
+        return jsonify(solver.cancel_hint(name))
+
+    @app.post("/api/parse")
+    def parse():
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+            return jsonify(error='expected JSON {"text": "..."} with the deal text',
+                           field=None), 400
+        try:
+            return jsonify(deals=parse_pasted(body["text"]))
+        except KrakenError as e:
+            return fail(e)
+
+    return app
+
+
+def _over_check(q: Query):
+    """None; raises KrakenError when the deal is over (no card left to value)."""
+    if len(q.played) == 4 * q.deal.size:
+        raise KrakenError("the deal is over: no card left to play", source="play")
+    return None
