@@ -19,8 +19,8 @@ PACKAGE = ROOT / "kraken_solver"
 
 #: the floors, lowest first; a module may import its own floor and the floors below it only
 FLOORS = (("errors", "limits"), ("kernels",), ("game",), ("notation",), ("engine",),
-          ("dealing",), ("workers",), ("playerview",), ("batch",), ("view",), ("bench",),
-          ("cli",))
+          ("dealing",), ("workers",), ("playerview",), ("bots",), ("batch",), ("arena",),
+          ("view",), ("bench",), ("cli",))
 FLOOR_OF = {room: level for level, rooms in enumerate(FLOORS) for room in rooms}
 #: modules allowed more than this many lines: the Numba search, kept whole for the compiler
 MAX_LINES = 800
