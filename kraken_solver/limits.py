@@ -14,3 +14,6 @@ MAX_HINT_SAMPLES = 10**6
 MAX_ADVISE_SAMPLES = 10**7
 #: SeedSequence seeds typed on the command line (kraken-batch, -advise, -hint, -analyse, -view)
 MAX_SEED = 2**63 - 1
+#: the most hand roem one team can declare, points (RULES.md rule 17: every meld and stuk of
+#: one hand is well below it; a bound on a typed [Declared] value)
+MAX_HAND_ROEM = 1000

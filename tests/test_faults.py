@@ -652,6 +652,25 @@ def test_a_damaged_sidecar_is_one_line_naming_it(damage, text, tmp_path):
     assert path.read_bytes() == before
 
 
+def test_an_edited_sidecar_is_blamed_not_the_part_files(tmp_path):
+    """A resume whose run.meta.json had its seed edited (and given the edited seed) blamed
+    the first part file ("is damaged ... delete it"), and deleting it moved the blame to the
+    next one, chunk after chunk: the sidecar is named, and nothing is changed."""
+    out = tmp_path / "r.csv"
+    interrupted_run(out, deals=3, after=2)
+    path = tmp_path / "r.csv.parts" / "run.meta.json"
+    meta = json.loads(path.read_text())
+    meta["config"]["seed"] = 4
+    path.write_text(json.dumps(meta))
+    state = {p: p.read_bytes() for p in path.parent.iterdir()}
+    res = batch("--deals", 3, "--seed", 4, "--chunk-size", 1, "--workers", 1, "--out", out,
+                "--resume", "--quiet")
+    one_line_error(res)
+    assert "the sidecar was changed after it was written" in res.stderr, res.stderr
+    assert str(path) in res.stderr and "part file" not in res.stderr
+    assert {p: p.read_bytes() for p in path.parent.iterdir()} == state and not out.exists()
+
+
 @linux
 def test_an_input_that_cannot_be_read_twice_is_refused(tmp_path):
     """--input from a pipe was hashed after it had been read (the hash of nothing), and a

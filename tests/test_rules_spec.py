@@ -80,8 +80,13 @@ def test_spec_examples():
     # a sign inside a value splits the spec: named as typed, not as 'pit_bonus='
     ("kraken+pit_bonus=+5", "kraken+pit_bonus=+5",
      ["pit_bonus has no value", "'pit_bonus=+5' is read as 'pit_bonus=' and '5'",
-      "(pit_bonus=5)"]),
+      "e.g. pit_bonus=5"]),
+    # nothing after the sign: an example that is accepted, not 'pit_bonus=' again
+    ("kraken+pit_bonus=+", "kraken+pit_bonus=+",
+     ["pit_bonus has no value", "e.g. pit_bonus=100"]),
     ("kraken+pit_bonus=", "pit_bonus=", ["pit_bonus takes a whole number"]),
+    # a misspelt option gets the one it is near, as a misspelt tag does
+    ("kraken+multipler=2", "multipler", ["did you mean multiplier?", "1, 2, 4 or 8"]),
 ])
 def test_bad_specs_say_what_is_allowed(spec, token, words):
     with pytest.raises(RulesError) as info:

@@ -150,6 +150,26 @@ def _read_meta(path: str) -> dict | None:
     return meta
 
 
+def config_digest(config: dict) -> str:
+    """SHA-256 (hex) of a run's configuration as its sidecar records it (JSON, keys sorted):
+    a sidecar carries it as ``config_sha256`` so that an edited one is told from damaged
+    part files."""
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _check_config_digest(meta: dict, path: str) -> None:
+    """Refuse a sidecar whose ``config`` was changed after it was written (it no longer
+    matches the ``config_sha256`` it records): else every part file would be blamed in turn
+    for not holding the deals of the changed configuration."""
+    want = meta.get("config_sha256")
+    if want is not None and want != config_digest(meta["config"]):
+        how = (f"delete {os.path.dirname(path)} to start over" if path.endswith(RUN_META)
+               else "run without --resume to start over")
+        raise KrakenError("the sidecar was changed after it was written: its 'config' does "
+                          f"not match the config_sha256 it records; {how}", source=path)
+
+
 def write_meta(path: str, meta: dict, inputs=()) -> None:
     write_text(path, json.dumps(meta, indent=1) + "\n", what="the sidecar", inputs=inputs)
 
@@ -359,7 +379,7 @@ def _new_meta(config, session, cols) -> dict:
     cfg = config.to_dict()
     return {
         "tool": "kraken-batch", "version": __version__, "status": "running",
-        "config": cfg,
+        "config": cfg, "config_sha256": config_digest(cfg),
         "command": session["command"], "argv": session["argv"],
         "seed": cfg["seed"], "deals": config.deals, "chunk_size": config.chunk_size,
         "deal_generation": ("SeedSequence(seed); deal i = permutation i % 64 of "
@@ -390,6 +410,7 @@ def meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
     n = len(parts)
     running = _read_meta(os.path.join(parts_dir, RUN_META))
     if running is not None:
+        _check_config_digest(running, os.path.join(parts_dir, RUN_META))
         if not resume:
             if n:
                 raise KrakenError(f"{parts_dir} holds an unfinished run "
@@ -413,6 +434,7 @@ def meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
     if resume:
         done = _read_meta(meta_path)
         if done is not None:
+            _check_config_digest(done, meta_path)
             diff = _config_diff(done["config"], cfg)
             if diff:
                 raise KrakenError("cannot resume: the configuration differs from the earlier "

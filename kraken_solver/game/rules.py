@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..errors import RulesError
+from ..errors import RulesError, short_token
 from .cards import ascii_lower, is_bool, is_int
 
 TRUMP_RULES = ("rotterdam", "amsterdam")
@@ -223,14 +224,22 @@ def parse_rules_spec(text) -> tuple[str, dict]:
         key = ascii_lower(key.strip())
         if eq and key and not value.strip() and i + 1 < len(parts):
             # 'pit_bonus=+5' splits at its '+': name what was typed, not 'pit_bonus='
-            raise RulesError(f"{key} has no value: '+' separates the options of a spec, so "
-                             f"'{part}+{parts[i + 1]}' is read as '{part}' and "
-                             f"'{parts[i + 1]}'; write the number without a sign "
-                             f"({key}={parts[i + 1]})", token=text)
+            after = short_token(parts[i + 1], 12)
+            typed = short_token(f"{part}+{parts[i + 1]}", 24)
+            example = (f"{key}={after}" if after.isdigit()
+                       else f"{key}={_option_text(getattr(Rules(), key))}")
+            raise RulesError(f"{short_token(key, 24)} has no value: '+' separates the options "
+                             f"of a spec, so '{typed}' is read as '{short_token(part, 24)}' and "
+                             f"'{after}'; write the value without a sign, e.g. {example}",
+                             token=text)
         if not eq or not key:
             raise RulesError("a rules option is written option=value; " + _allowed(),
                              token=part or text)
         if key not in OPTION_VALUES:
+            near = difflib.get_close_matches(key, list(OPTION_VALUES), n=1, cutoff=0.75)
+            if near:
+                raise RulesError(f"unknown rules option; did you mean {near[0]}? (it takes "
+                                 f"{OPTION_VALUES[near[0]]})", token=key)
             raise RulesError("unknown rules option; expected one of "
                              + "; ".join(f"{k} ({v})" for k, v in OPTION_VALUES.items()),
                              token=key)

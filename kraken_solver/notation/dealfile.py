@@ -63,6 +63,7 @@ from ..errors import (CardParseError, DealError, DealFileError, IllegalCardError
 from ..game.cards import SEATS, SUITS, SYMBOL_SUITS, ascii_lower, parse_rank, parse_seat, parse_suit
 from ..game.deal import Deal, parse_pbn
 from ..game.rules import MULTIPLIERS, PRESETS, Rules, as_rules, parse_rules_spec
+from ..limits import MAX_HAND_ROEM
 
 __all__ = ["DealSpec", "parse_deal_text", "parse_card_at", "TAGS", "LINE_KEYS", "KEPT_TAGS",
            "BRIDGE_TAGS", "skipped_tags_warning", "warn_skipped_tags", "SkippedTags",
@@ -720,11 +721,12 @@ def _parse_declared(value, source, line, col) -> tuple[int, int]:
     words = value.split()
     if len(words) == 2 and all(re.fullmatch(r"[0-9]{1,4}", w) for w in words):
         a, b = int(words[0]), int(words[1])
-        if a % 10 == 0 and b % 10 == 0 and a <= 1000 and b <= 1000:
+        if a % 10 == 0 and b % 10 == 0 and a <= MAX_HAND_ROEM and b <= MAX_HAND_ROEM:
             return a, b
     raise _err(DealFileError, "expected the declared hand roem as two numbers of points, "
-               'the playing team\'s then the defenders\', multiples of 10, like "20 0" '
-               "(declared=20,0 in a one-line deal)", source, line, col, value)
+               "the playing team's then the defenders', multiples of 10 from 0 to "
+               f'{MAX_HAND_ROEM}, like "20 0" (declared=20,0 in a one-line deal)',
+               source, line, col, value)
 
 
 def _read_one_line(rec: _Record, raw, indent, stripped, source, lineno):

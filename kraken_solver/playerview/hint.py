@@ -202,6 +202,7 @@ def choose_layouts(lay: Layouts, *, samples: int | None, seed, exact_limit: int 
     budget = MAX_DRAWS if limit is None else max(ROEM_BUDGET_PER_LAYOUT * limit,
                                                  ROEM_BUDGET_MIN)
     accepted, distinct, proved, draws = [], set(), limit is None, 0
+    checkpoint = None
     for j, hands in lay.all_draws(seed, MAX_DRAWS):
         draws = j + 1
         if lay.roem_ok(hands):
@@ -213,14 +214,18 @@ def choose_layouts(lay: Layouts, *, samples: int | None, seed, exact_limit: int 
             break
         if not proved and draws >= budget:
             break
-        if proved and lay.hopeless(len(accepted), draws, n_s, MAX_DRAWS):
-            raise lay.rare_roem_error(len(accepted), draws, n_s, MAX_DRAWS)
+        if proved and checkpoint is None and draws >= GIVE_UP_AFTER:
+            # the one test of the rate: at the first draw from GIVE_UP_AFTER on that the
+            # count is settled (the same draw for any sample size: a suggestion holds)
+            checkpoint = (len(accepted), draws)
+            if lay.hopeless(len(accepted), draws, n_s, MAX_DRAWS):
+                raise lay.rare_roem_error(len(accepted), draws, n_s, MAX_DRAWS, checkpoint)
         if not proved and not accepted and n0 > ENUM_CAP and draws >= GIVE_UP_AFTER:
             raise lay.rare_roem_error(0, draws)      # too many to enumerate, none found
     estimate = n0 * len(accepted) / draws if draws else 0.0
     if proved:
         if len(accepted) < n_s:
-            raise lay.rare_roem_error(len(accepted), draws, n_s, MAX_DRAWS)
+            raise lay.rare_roem_error(len(accepted), draws, n_s, MAX_DRAWS, checkpoint)
         return accepted[:n_s], False, None, estimate
     # the draws did not settle whether more than the limit give the declared roem
     if n0 <= ENUM_CAP:

@@ -298,43 +298,65 @@ class Layouts:
         """``n`` consistent layouts drawn independently and uniformly (with replacement): the
         first ``n`` consistent draws of the seeded stream.  Raises ObservationError when the
         declared roem is too rare to find ``n`` layouts giving it in ``max_draws`` draws
-        (:meth:`hopeless` gives up after :data:`GIVE_UP_AFTER` draws when so)."""
+        (:meth:`hopeless` gives up at draw :data:`GIVE_UP_AFTER` when so)."""
         out = []
         draws = 0
+        checkpoint = None
         for j, hands in self.all_draws(seed, max_draws):
             draws = j + 1
             if self.roem_ok(hands):
                 out.append(hands)
                 if len(out) == n:
                     return out
-            if self.hopeless(len(out), draws, n, max_draws):
-                break
-        raise self.rare_roem_error(len(out), draws, n, max_draws)
+            if draws == GIVE_UP_AFTER:
+                checkpoint = (len(out), draws)
+                if self.hopeless(len(out), draws, n, max_draws):
+                    break
+        raise self.rare_roem_error(len(out), draws, n, max_draws, checkpoint)
 
     @staticmethod
     def hopeless(found: int, draws: int, needed: int, max_draws: int = MAX_DRAWS) -> bool:
-        """After :data:`GIVE_UP_AFTER` draws: whether finding ``needed`` layouts that give the
-        declared roem would take more than ``max_draws`` draws at the rate found so far (none
-        found: always)."""
-        if draws < GIVE_UP_AFTER:
-            return False
-        return found == 0 or needed * draws / found > max_draws
+        """Whether finding ``needed`` layouts that give the declared roem would take more than
+        ``max_draws`` draws at the rate of ``found`` in ``draws`` (none found: always).  The
+        samplers ask it once, at a fixed draw of the seeded stream (the checkpoint: draw
+        :data:`GIVE_UP_AFTER`), so that the verdict for a seed and a sample size is one test."""
+        return found == 0 or needed * draws > found * max_draws
+
+    @staticmethod
+    def most_samples(found: int, draws: int, max_draws: int = MAX_DRAWS,
+                     checkpoint: tuple | None = None) -> int:
+        """How many samples to suggest after ``found`` of ``draws`` draws gave the declared
+        roem: a number the same seeded stream accepts.  ``checkpoint``: ``(found, draws)``
+        where the sampler asked :meth:`hopeless`.  Every draw made (``draws == max_draws``):
+        the ones found, at most the checkpoint's bound.  Stopped at the checkpoint: its bound
+        less three standard errors of the rate (the draws still to come may give fewer), so
+        that the stream is not expected to run out before."""
+        if draws >= max_draws:
+            most = found
+            if checkpoint is not None and checkpoint[0]:
+                most = min(most, checkpoint[0] * max_draws // checkpoint[1])
+            return most
+        bound = found * max_draws // draws
+        margin = 3 * math.sqrt((1 - found / draws) / found) if found else 1.0
+        return min(bound, int(bound * max(0.0, 1 - margin)))
 
     def rare_roem_error(self, found: int, draws: int, needed: int = 1,
-                        max_draws: int = MAX_DRAWS) -> DeclaredRoemError:
+                        max_draws: int = MAX_DRAWS,
+                        checkpoint: tuple | None = None) -> DeclaredRoemError:
         """Why ``needed`` layouts giving the declared roem were not found in the draws: none
         was (impossible or too rare), or some were, at a rate that would take more than
-        ``max_draws`` draws for ``needed`` of them (then: how many can be asked for)."""
+        ``max_draws`` draws for ``needed`` of them (then: how many can be asked for,
+        :meth:`most_samples`)."""
         obs = self.obs
         d_team = "N-S" if obs.first % 2 == 0 else "E-W"
         o_team = "E-W" if obs.first % 2 == 0 else "N-S"
         what = f"{d_team} {obs.declared[0]}, {o_team} {obs.declared[1]}"
-        if not found:
+        most = self.most_samples(found, draws, max_draws, checkpoint) if found else 0
+        if not most:
             return DeclaredRoemError(
                 f"no layout found that gives the declared hand roem ({what}) in {draws:,} "
                 f"draws of the {self.count_plays():,} layouts the play allows: it is "
                 "impossible or too rare to sample")
-        most = max(1, found * max_draws // draws)
         return DeclaredRoemError(
             f"{needed:,} samples would take about {needed * draws / found:,.0f} draws "
             f"({found:,} of {draws:,} draws of the {self.count_plays():,} layouts the play "

@@ -31,6 +31,7 @@ from ..game.cards import (FULL_DECK, SEATS, SUIT_MASK, SUITS, card_power, card_s
                           is_int, popcount, sort_for_display)
 from ..game.roem import player_melds
 from ..game.rules import Rules, as_rules
+from ..limits import MAX_HAND_ROEM
 from ..kernels import moves
 from ..notation.partial import PartialDeal, as_partial
 
@@ -507,7 +508,6 @@ def _check_given_hands(pd: PartialDeal, trump: int, first: int, rules: Rules, ca
 
 
 #: the most hand roem a team can declare, in points (a bound for checking input)
-MAX_HAND_ROEM = 1000
 
 
 def check_declared(declared) -> tuple[int, int]:
