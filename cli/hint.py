@@ -41,8 +41,8 @@ PROG = "kraken-hint"
 #: the columns of ``kraken-hint --csv`` (one row a legal card of the player to move)
 CSV_FIELDS = DEAL_FIELDS + ("seat", "side", "trump", "objective", "card", "mean", "se",
                             "p_made", "mean_score", "mean_points", "p_pit", "min", "max",
-                            "loss", "loss_se", "best", "exact", "layouts", "consistent",
-                            "allowed_by_play", "seed")
+                            "loss", "loss_se", "best", "forced", "exact", "layouts",
+                            "consistent", "allowed_by_play", "seed")
 
 
 def locate(err: KrakenError, spec: DealSpec) -> KrakenError:
@@ -129,6 +129,11 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
              + (f"; hand roem declared: {d_team} {h.declared[0]}, {o_team} {h.declared[1]}"
                 if h.declared is not None else "")]
     lines += format_play(obs, ascii=ascii)
+    if h.forced:
+        lines.append("")
+        lines.append(f"Forced: {card_text(h.best[0], ascii)} (the only legal card); nothing to "
+                     "choose, no layout solved")
+        return "\n".join(lines)
     if h.exact:
         lines.append(f"Layouts: all {h.layouts:,} consistent with what {h.seat} saw, solved "
                      "(exact)")
@@ -172,12 +177,18 @@ def hint_dict(h, spec: DealSpec, number: int | None = None) -> dict:
 
 def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
     """One deal's hint as CSV rows (:data:`CSV_FIELDS`), one a legal card."""
+    if h.forced:                # one row: the card, no values (nothing was solved)
+        return [[index, spec.source, spec.line, str(spec.deal), h.seat, h.side, h.trump,
+                 h.objective, h.best[0]] + [""] * 10
+                + [csv_bool(True), csv_bool(True), csv_bool(True), 0,
+                   "" if h.consistent is None else h.consistent, h.allowed_by_play, h.seed]]
     rows = []
     for card, e in h.cards.items():
         rows.append([index, spec.source, spec.line, str(spec.deal), h.seat, h.side, h.trump,
                      h.objective, card, e.mean, e.se, e.p_made, e.mean_score,
                      "" if e.mean_points is None else e.mean_points, e.p_pit, e.min, e.max,
-                     e.loss, e.loss_se, csv_bool(e.best), csv_bool(h.exact), h.layouts,
+                     e.loss, e.loss_se, csv_bool(e.best), csv_bool(False), csv_bool(h.exact),
+                     h.layouts,
                      "" if h.consistent is None else h.consistent, h.allowed_by_play, h.seed])
     return rows
 
@@ -269,7 +280,10 @@ def main(ctx, files, samples, seed, objective, no_points, trump, rules_spec, wor
                     click.echo("")
                 click.echo(f"=== Deal {i}: {spec.where} ===")
                 click.echo(format_hint(h, obs, ascii=ascii_))
-            if not quiet:
+            if not quiet and h.forced:
+                click.echo(f"{PROG}: deal {i} ({spec.where}): a forced card, no layout "
+                           "solved", err=True)
+            elif not quiet:
                 click.echo(f"{PROG}: deal {i} ({spec.where}): "
                            f"{count(h.layouts, 'layout')} in {h.seconds:.2f} s, "
                            f"{h.nodes:,} nodes, {count(h.workers, 'worker')}", err=True)
@@ -282,10 +296,14 @@ def _hint_one(spec, obs, stack, pool_box, *, samples, seed, objective, both, wor
               scheduler, quiet, index, deals):
     """The hint of one deal; opens the pool (kept in ``pool_box[0]`` for the next deals,
     closed by ``stack``) when the first job worth one comes."""
-    from kraken_solver.playerview.hint import SMALL_JOB, plan_hint, solve_plan
+    from kraken_solver.playerview.hint import SMALL_JOB, forced_hint, plan_hint, solve_plan
     from kraken_solver.workers.pool import make_pool
 
     t0 = time.perf_counter()
+    legal = obs.legal_now()
+    if len(legal) == 1:         # nothing to choose: no layout drawn or solved
+        return forced_hint(obs, legal[0], objective=objective, samples=samples, seed=seed,
+                           t0=t0)
     try:
         plan = plan_hint(obs, samples=samples, seed=seed)
     except KrakenError as e:

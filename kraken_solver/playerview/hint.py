@@ -54,7 +54,7 @@ from ..limits import MAX_HINT_SAMPLES
 from .layouts import ENUM_CAP, GIVE_UP_AFTER, MAX_DRAWS, Layouts
 from .observation import Observation, observe
 
-__all__ = ["hint", "Hint", "CardEstimate", "HintPlan", "plan_hint", "solve_plan",
+__all__ = ["hint", "Hint", "CardEstimate", "HintPlan", "plan_hint", "solve_plan", "forced_hint",
            "choose_layouts", "EXACT_LIMIT", "DEFAULT_SAMPLES", "MAX_SAMPLES", "SMALL_JOB"]
 
 #: ``samples=None`` solves every consistent layout when they number at most this
@@ -121,10 +121,14 @@ class Hint:
       them when exact, else the sample size); ``consistent``: the number of consistent layouts
       when counted (None when not); ``allowed_by_play``: the layouts that make every play
       legal, before the declared roem is tested (exact); ``consistent_estimate``: the count,
-      or when not counted its estimate from the share of draws that gave the declared roem.
+      or when not counted its estimate from the share of draws that gave the declared roem
+      (None for a forced card with a declared roem: nothing was drawn).
     - ``cards``: card text (``"HK"``) -> :class:`CardEstimate`, by suit then power;
       ``best``: the card(s) of the best mean for the observer (the highest for the playing
       team, the lowest for the defenders; ties kept).
+    - ``forced``: the observer holds one legal card (RULES.md rules 8, 9, 9a).  :func:`hint`
+      still values it over the layouts (the definition's mean); the tools ask
+      :func:`forced_hint` instead, which solves nothing (``layouts`` 0, ``cards`` empty).
     - ``values``: array [layouts, cards] (int64) of the ``objective`` values in the order of
       ``cards``; ``scores``: the ``score`` values; ``layout_hands``: the layouts solved (four
       masks each, the hands as dealt), in order.
@@ -144,7 +148,7 @@ class Hint:
     layouts: int
     consistent: int | None
     allowed_by_play: int
-    consistent_estimate: float
+    consistent_estimate: float | None
     samples: int | None
     seed: object
     cards: dict
@@ -152,6 +156,7 @@ class Hint:
     nodes: int = 0
     seconds: float = 0.0
     workers: int = 1
+    forced: bool = False
     values: np.ndarray = field(default=None, repr=False)
     scores: np.ndarray = field(default=None, repr=False)
     layout_hands: list = field(default=None, repr=False)
@@ -176,6 +181,7 @@ class Hint:
             "seed": self.seed if is_int(self.seed) else str(self.seed),
             "cards": {k: v.to_dict() for k, v in self.cards.items()}, "best": list(self.best),
             "nodes": self.nodes, "seconds": self.seconds, "workers": self.workers,
+            "forced": self.forced,
         }
 
 
@@ -421,7 +427,29 @@ def solve_plan(plan: HintPlan, *, objective: str = "score", samples=None, seed=0
         allowed_by_play=plan.lay.count_plays(), consistent_estimate=float(plan.estimate),
         samples=samples, seed=seed, cards=cards, best=best, nodes=solved["nodes"],
         seconds=time.perf_counter() - t0, workers=pool.workers if pool is not None else 1,
-        values=solved[objective], scores=solved["score"], layout_hands=plan.chosen)
+        forced=len(legal) == 1, values=solved[objective], scores=solved["score"],
+        layout_hands=plan.chosen)
+
+
+def forced_hint(obs: Observation, card: int, *, objective: str = "score", samples=None,
+                seed=0, t0=None) -> Hint:
+    """The :class:`Hint` of a forced card (the only legal one, RULES.md rules 8, 9, 9a): no
+    layout is drawn or solved (``layouts`` 0, ``cards`` empty, ``forced`` True), ``best`` is
+    the card, and it is exact (there is nothing to estimate)."""
+    t0 = time.perf_counter() if t0 is None else t0
+    gone = sum(1 << c for c in obs.played)
+    allowed = Layouts(obs).count_plays()
+    counted = None if obs.roem_test else allowed
+    return Hint(
+        seat=SEATS[obs.seat],
+        side="playing team" if (obs.seat & 1) == (obs.first & 1) else "defenders",
+        trump=SUITS[obs.trump], first=SEATS[obs.first], rules=obs.rules, objective=objective,
+        played=[card_str(c) for c in obs.played],
+        declared=obs.declared if obs.rules.hand_roem else None,
+        hand=hand_text(obs.hand), holding=hand_text(obs.hand & ~gone), exact=True, layouts=0,
+        consistent=counted, allowed_by_play=allowed, consistent_estimate=counted,
+        samples=samples, seed=seed, cards={}, best=[card_str(card)], forced=True,
+        seconds=time.perf_counter() - t0)
 
 
 def check_counts(samples, exact_limit, workers) -> None:

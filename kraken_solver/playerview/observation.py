@@ -253,6 +253,25 @@ class Observation:
             raise ObservationError("the hand sizes cannot add up")
         return tuple(fixed), tuple(need), unseen
 
+    def legal_now(self) -> list[int]:
+        """The observer's legal cards now (card indices, as the board shows them: by suit,
+        then power), from what the observer sees alone: their holding and the trick on the
+        table (RULES.md rules 8, 9, 9a).  Raises KrakenError when the deal is over."""
+        if len(self.played) >= 4 * self.size:
+            raise KrakenError("the deal is over: no card is left to play")
+        pts, pw, higher = moves.card_tables(self.trump, bool(self.rules.double_spades))
+        done = len(self.played) - len(self.played) % 4
+        on_table = self.played[done:]
+        trick = np.zeros(4, dtype=np.int64)
+        for i, c in enumerate(on_table):
+            trick[i] = c
+        leader = self.who[done] if on_table else self.seat
+        gone = sum(1 << c for c in self.played)
+        legal = int(moves.legal_mask(self.hand & ~gone, trick, len(on_table), leader, self.trump,
+                                     self.rules.trump_rule == "amsterdam",
+                                     self.rules.undertrump == "forced", pw, higher))
+        return sort_for_display(cards_of(legal), self.trump)
+
     # -- what the plays say
     def _inferences(self) -> list[Inference]:
         if not self.played:

@@ -256,6 +256,15 @@ class BoardSolver:
         job.state = "choosing"
         played = [card_str(c) for c in q.played]
         obs = observe(q.deal, q.trump, q.first, rules=q.rules, played=played)
+        legal = obs.legal_now()
+        if len(legal) == 1:             # nothing to choose: no layout drawn or solved
+            job.total, job.exact = 0, True
+            return {"objective": objective, "seat": SEATS[obs.seat],
+                    "side": "playing team" if (obs.seat & 1) == (obs.first & 1) else
+                    "defenders", "played": played, "forced": True, "exact": True,
+                    "layouts": 0, "cards": {}, "best": [card_str(legal[0])], "samples": samples,
+                    "seed": HINT_SEED, "workers": 1, "nodes": 0,
+                    "ms": round((time.perf_counter() - t0) * 1000, 1)}
         plan = plan_hint(obs, samples=samples, seed=HINT_SEED,
                          exact_limit=None if samples is None else EXACT_LIMIT)
         job.total = len(plan.chosen)
@@ -295,7 +304,7 @@ class BoardSolver:
                 "consistent": None if h.consistent is None else int(h.consistent),
                 "consistent_estimate": float(h.consistent_estimate),
                 "allowed_by_play": int(h.allowed_by_play), "samples": samples,
-                "seed": HINT_SEED, "cards": cards, "best": list(h.best),
+                "seed": HINT_SEED, "cards": cards, "best": list(h.best), "forced": False,
                 "workers": int(h.workers), "nodes": int(h.nodes),
                 "ms": round((time.perf_counter() - t0) * 1000, 1)}
 

@@ -501,6 +501,11 @@
   function valueOf(card, values) {
     if (!values) return null;
     if (S.hintView) {
+      if (values.forced) {                   // the only legal card: nothing was solved
+        if (!(values.best || []).includes(card)) return null;
+        return { number: "forced", text: "forced", cls: "hint", best: true,
+                 title: `${cardLabel(card)}: forced (the only legal card)` };
+      }
       const e = values.cards && values.cards[card];
       if (!e) return null;
       const n = Math.round(e.mean);          // a whole point, halves up (the number shown)
@@ -624,6 +629,12 @@
     if (!st.trump) { box.append("Trump table first…"); return; }
     if (!v) {
       box.append(el("span", { class: "who", text: S.hintView ? `${st.to_move} to play · working out ${st.to_move}'s view…` : `${st.to_move} to play · values coming…` }));
+      return;
+    }
+    if (S.hintView && v.forced) {
+      box.append(el("span", { class: "big hint", text: "forced" }),
+        ` ${cardLabel(v.best[0])} (the only legal card)`,
+        el("span", { class: "who", text: `${v.seat}'s view (${v.side}) · nothing to choose, no layout solved` }));
       return;
     }
     if (S.hintView) {
