@@ -34,7 +34,7 @@ PROG = "kraken-advise"
                    "give the seat that chose trump to advise --seat as a defender).")
 @click.option("--samples", type=AsciiInt(1, MAX_ADVISE_SAMPLES), default=1000, show_default=True,
               help="Random layouts of the unseen cards to solve.")
-@click.option("--seed", type=AsciiInt(0, MAX_SEED), default=1, show_default=True,
+@click.option("--seed", type=AsciiInt(0, MAX_SEED), default=0, show_default=True,
               help="SeedSequence seed of the samples.")
 @click.option("--rules", "rules_name", default="kraken", show_default=True, metavar="RULES",
               help=RULES_HELP)

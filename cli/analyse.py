@@ -335,11 +335,14 @@ def _png_path(ctx, param, value):
                    "per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="With --view player: solve on a Dask cluster, as kraken-batch --scheduler.")
+@click.option("--quiet", is_flag=True,
+              help="No progress bar and no timings on stderr (warnings, errors and the plots "
+                   "written are still told).")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
 @guard_output(PROG)
 def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_, view, samples, seed,
-         workers, scheduler):
+         workers, scheduler, quiet):
     """Review the play of the deals of FILE double dummy ('-' reads standard input).
 
     Every deal needs its trump ([Trump "H"] or --trump) and a [Play "N"] section with the
@@ -372,16 +375,17 @@ def main(ctx, files, trump, rules_name, as_json, as_csv, plot, ascii_, view, sam
         with first_run_notice(PROG):
             run(files, trump=trump, rules=rules_option(rules_name), as_json=as_json,
                 as_csv=as_csv, plot=plot, ascii_=ascii_, player=player, samples=samples,
-                seed=seed, workers=workers, scheduler=scheduler)
+                seed=seed, workers=workers, scheduler=scheduler, quiet=quiet)
     except KrakenError as err:
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
 
 
 def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, samples=100,
-        seed=0, workers=None, scheduler=None):
+        seed=0, workers=None, scheduler=None, quiet=False):
     """The work of ``kraken-analyse``: read and check every file and the plots' names, then
-    load the kernels, then review deal by deal (``player``: with each card's player's view)."""
+    load the kernels, then review deal by deal (``player``: with each card's player's view;
+    ``quiet``: no progress bar and no timings on stderr)."""
     from kraken_solver.engine.kernel_cache import load_kernels
     from kraken_solver.notation.dealfile import SkippedTags
     if player:
@@ -438,7 +442,7 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
             if player:
                 t_view = time.perf_counter()
                 pv = _player_view(spec, dr, samples=samples, seed=seed, pool=pool,
-                                  index=i, several=several)
+                                  index=i, several=several, quiet=quiet)
                 nodes += sum(r.nodes for r in pv)
                 dr.seconds += time.perf_counter() - t_view
                 dr.nodes += sum(r.nodes for r in pv)
@@ -453,8 +457,9 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                     click.echo("")
                 click.echo(deal_heading(i, spec))
                 click.echo(format_review(dr, ascii=ascii_))
-            click.echo(f"{PROG}: deal {i} ({spec.where}): {count(len(dr.reviews), 'card')} in "
-                       f"{dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
+            if not quiet:
+                click.echo(f"{PROG}: deal {i} ({spec.where}): {count(len(dr.reviews), 'card')} "
+                           f"in {dr.seconds:.3f} s, {dr.nodes:,} nodes", err=True)
             if plot is not None:
                 path = plot_path(plot, i, several)
                 try:
@@ -475,20 +480,21 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
                     click.echo(f"{PROG}: wrote {path}", err=True)
     skipped.report(warn)            # tags first seen beyond the look-ahead, if any
     total = time.perf_counter() - t0
-    click.echo(f"{PROG}: {load.describe()}, then reviewed {count(i, 'deal')} in "
-               f"{total:.3f} s, {nodes:,} nodes", err=True)
+    if not quiet:
+        click.echo(f"{PROG}: {load.describe()}, then reviewed {count(i, 'deal')} in "
+                   f"{total:.3f} s, {nodes:,} nodes", err=True)
     if plot_errors:
         raise KrakenError(f"{len(plot_errors)} of {count(i, 'plot')} could not be written "
                           f"(the first: {plot_errors[0]})")
 
 
-def _player_view(spec, dr, *, samples, seed, pool, index, several):
+def _player_view(spec, dr, *, samples, seed, pool, index, several, quiet=False):
     """The player's-view review of one deal (a progress bar on a terminal, shown after a
     second)."""
     from kraken_solver.playerview.review import review_player_view
 
     bar = None
-    if sys.stderr.isatty():
+    if not quiet and sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=len(dr.reviews), unit="card", file=sys.stderr, delay=1.0,
                    dynamic_ncols=True, leave=False,

@@ -282,7 +282,7 @@ def doubling_advice(scores: np.ndarray, multiplier: int, side: str) -> DoublingA
                           certain=se is not None and abs(e) >= 2 * se and e != 0, side=side)
 
 
-def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed: int = 1,
+def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed: int = 0,
            rules=None, known=(), workers: int | None = None, scheduler: str | None = None,
            progress=None, log=None) -> Advice:
     """Estimate the value of each trump (or of ``trump``) for a known hand by sampling.
