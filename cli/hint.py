@@ -161,10 +161,11 @@ def format_hint(h, obs, *, ascii: bool = False) -> str:
                                                           if not h.exact else ""))
         lines.append(f"  {card_text(card, ascii):<5} {_signed(e.mean):>7}{se}    "
                      f"{e.p_made:6.3f}  {second_text}   {e.p_pit:6.3f}   {loss}")
-    side = "highest" if h.side == "playing team" else "lowest (the defenders' side)"
+    side = ("the highest, for the playing team" if h.side == "playing team" else
+            "the lowest, for the defenders")
     lines.append("")
-    lines.append(f"Best for {h.seat} ({side} {main_name}): "
-                 + " ".join(card_text(c, ascii) for c in h.best))
+    lines.append(f"Best for {h.seat}: " + " ".join(card_text(c, ascii) for c in h.best)
+                 + f" ({main_name}: {side})")
     return "\n".join(lines)
 
 

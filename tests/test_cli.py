@@ -194,7 +194,10 @@ def test_part_played_small_deal(tmp_path):
     res = run(p, "--ascii")
     assert res.exit_code == 0
     out = res.stdout
-    assert "Played so far (5 cards):" in out and "trick 2 so far:" in out
+    assert "Played so far (5 cards):" in out
+    # the trick in progress names each card's player: "E led DJ DK" read as if E led both
+    leader = SEATS[Position(deal, trump, first, played=played[:4]).leader]
+    assert f"trick 2: {leader} {played[4]}   (in progress)" in out
     assert "Hands now:" in out and "(to play)" in out
     assert f"({played[4]})" in out  # the played card of the trick in progress in the pv
 
@@ -661,3 +664,16 @@ def test_a_card_that_keeps_a_pit_says_pit(tmp_path):
             assert (value, word) == ("+352", "pit"), line
         else:
             assert int(value) < 352 and word == ("made" if int(value) > 0 else "nat"), line
+
+
+def test_a_played_out_deal_draws_no_empty_hands_and_ascii_names_the_seats():
+    """A fully played deal drew four empty hand diagrams; --ascii put the seat S beside the
+    suit S (the diagram's labels are the seats' names with suit letters)."""
+    res = run(os.path.join(DATASETS, "played_deal.txt"))
+    assert res.exit_code == 0, res.output
+    assert "Hands now: none (every card is played)" in res.stdout
+    res = run(os.path.join(DATASETS, "full_deal.txt"), "--ascii")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[1].strip() == "North" and any(line.strip() == "South (first)" for line in lines)
+    assert any(line.startswith("West") and line.rstrip().endswith("East") for line in lines)

@@ -442,12 +442,16 @@ def format_analysis(a: Analysis, *, ascii: bool = False) -> str:
             out.append(format_tricks(a.played_tricks, first=first, ascii=ascii))
         if a.current_trick:
             n = len(a.played_tricks) + 1
-            out.append(f"  trick {n} so far: {SEATS[a.current_leader]} led "
-                       + " ".join(card_text(c, ascii) for c in a.current_trick))
+            out.append(f"  trick {n}: " + "  ".join(
+                f"{SEATS[(a.current_leader + i) % 4]} {card_text(c, ascii)}"
+                for i, c in enumerate(a.current_trick)) + "   (in progress)")
         out.append("")
-        out.append("Hands now:")
-        out.append(hand_diagram(_remaining_hands(a), trump=a.trump, to_move=a.to_move,
-                                ascii=ascii))
+        if any(_remaining_hands(a)):
+            out.append("Hands now:")
+            out.append(hand_diagram(_remaining_hands(a), trump=a.trump, to_move=a.to_move,
+                                    ascii=ascii))
+        else:
+            out.append("Hands now: none (every card is played)")
 
     out.append("")
     out += headline(a)

@@ -69,13 +69,18 @@ def _hand_block(mask: int, label: str, trump, ascii) -> list[str]:
     return [label] + [f"{suit_text(s, ascii)} {_suit_ranks(mask, s, trump)}" for s in range(4)]
 
 
+#: the seats' names, N E S W, as the ``ascii`` diagrams label them
+SEAT_NAMES = ("North", "East", "South", "West")
+
+
 def hand_diagram(hands, *, trump: int | None = None, first: int | None = None,
                  to_move: int | None = None, ascii: bool = False) -> str:
     """The four hands as a diagram: N at the top, W left, E right, S at the bottom.
 
     ``hands``: a Deal or four 32-bit card masks (N E S W).  Ranks run from high to low in the
     suit's order (trump order J 9 A T K Q 8 7 for ``trump``; A K Q J T 9 8 7 without a trump);
-    ``-`` marks a void.  ``first`` and ``to_move`` add a note to that seat's label."""
+    ``-`` marks a void.  ``first`` and ``to_move`` add a note to that seat's label; ``ascii``
+    (suit letters S H D C) names the seats in full (``South``), not by the letter a suit has."""
     masks = hands.hands if isinstance(hands, Deal) else tuple(int(h) for h in hands)
 
     def label(seat):
@@ -84,7 +89,9 @@ def hand_diagram(hands, *, trump: int | None = None, first: int | None = None,
             notes.append("first")
         if to_move is not None and seat == to_move:
             notes.append("to play")
-        return SEATS[seat] + (f" ({', '.join(notes)})" if notes else "")
+        # with suit letters, a seat by its name: a bare 'S' beside the suit S misleads
+        name = SEAT_NAMES[seat] if ascii else SEATS[seat]
+        return name + (f" ({', '.join(notes)})" if notes else "")
 
     blocks = [_hand_block(masks[s], label(s), trump, ascii) for s in range(4)]
     left = max(max(len(line) for line in blocks[3]) + 3, 22)  # W's column, then E's
