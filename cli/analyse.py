@@ -221,7 +221,7 @@ def review_dict(dr: DealReview, number: int | None = None) -> dict:
         "turning_points": [r.number for r in sm.turning_points],
         "players": {k: v.to_dict() for k, v in sm.players.items()},
         "teams": {k: v.to_dict() for k, v in sm.teams.items()},
-        "nodes": int(dr.nodes), "seconds": round(float(dr.seconds), 6),
+        "nodes": int(dr.nodes), "seconds": round(float(dr.seconds), 3),
     }
 
 

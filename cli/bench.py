@@ -21,6 +21,7 @@ from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.engine.solver import DEFAULT_TT_BITS
 from kraken_solver.errors import KrakenError
 from kraken_solver.notation.outputs import check_outputs, write_text
+from kraken_solver.notation.numbers import tidy_measures
 from kraken_solver.notation.text import count
 
 #: --check lists this many differences, then says how many more there are
@@ -117,7 +118,8 @@ def main(suite, rules_name, no_roem, objective, limit, tt_bits, repeat, json_pat
     click.echo(format_report(report))
     try:
         if json_path:
-            write_text(json_path, json.dumps(report, indent=1), what="--json", inputs=inputs)
+            write_text(json_path, json.dumps(tidy_measures(report), indent=1), what="--json",
+                       inputs=inputs)
         problems = check_against(report, expected) if check_path else []
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)
@@ -170,7 +172,7 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
             click.echo("", err=True)
         click.echo(format_hint_report(report))
         if json_path:
-            write_text(json_path, json.dumps(report, indent=1), what="the report",
+            write_text(json_path, json.dumps(tidy_measures(report), indent=1), what="the report",
                        inputs=inputs)
     except KrakenError as e:
         click.echo(f"kraken-bench: error: {e}", err=True)

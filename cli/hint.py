@@ -185,11 +185,13 @@ def hint_csv_rows(h, spec: DealSpec, index: int) -> list[list]:
                    "" if h.consistent is None else h.consistent, h.allowed_by_play, h.seed]]
     rows = []
     for card, e in h.cards.items():
+        d = e.to_dict()         # numbers in the tools' style (notation.numbers)
         rows.append([index, spec.source, spec.line, str(spec.deal), h.seat, h.side, h.trump,
-                     h.objective, card, e.mean, e.se, e.p_made, e.mean_score,
-                     "" if e.mean_points is None else e.mean_points, e.p_pit, e.min, e.max,
-                     e.loss, e.loss_se, csv_bool(e.best), csv_bool(False), csv_bool(h.exact),
-                     h.layouts,
+                     h.objective, card, d["mean"], d["se"], d["p_made"], d["mean_score"],
+                     "" if d["mean_points"] is None else d["mean_points"],
+                     "" if d["p_pit"] is None else d["p_pit"], e.min, e.max,
+                     d["loss"], d["loss_se"], csv_bool(e.best), csv_bool(False),
+                     csv_bool(h.exact), h.layouts,
                      "" if h.consistent is None else h.consistent, h.allowed_by_play, h.seed])
     return rows
 

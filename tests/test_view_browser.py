@@ -349,11 +349,19 @@ def test_player_view_toggle(page, server):
         h = hint(SMALL, "H", "N", played=played, objective=objective, workers=1)
         assert h.exact and h.layouts > 1
         shown = shown_hint(page)
-        assert {c: v[1] for c, v in shown.items()} == {c: e.mean for c, e in h.cards.items()}
-        assert {c: v[0] for c, v in shown.items()} == {c: math.floor(e.mean + 0.5)
+        if h.forced:        # the only legal card: named, not valued (no layout solved)
+            assert list(shown) == h.best and shown[h.best[0]][1] is None
+            text = page.inner_text("#hint-box")
+            assert "is the only legal card; nothing to choose, no layout solved" in text
+            assert "forced" in page.inner_text("#verdict")
+            return h
+        assert {c: v[1] for c, v in shown.items()} == \
+            {c: e.to_dict()["mean"] for c, e in h.cards.items()}
+        # the whole point on the card is the mean sent (2 decimals) rounded, halves up
+        assert {c: v[0] for c, v in shown.items()} == {c: math.floor(e.to_dict()["mean"] + 0.5)
                                                        for c, e in h.cards.items()}
-        assert {c: (v[2], v[3]) for c, v in shown.items()} == {c: (0, e.p_made)
-                                                               for c, e in h.cards.items()}
+        assert {c: (v[2], v[3]) for c, v in shown.items()} == {
+            c: (0, e.to_dict()["p_made"]) for c, e in h.cards.items()}
         assert best_shown(page) == sorted(h.best)
         board = page.locator("#board")
         assert board.get_attribute("data-hint-exact") == "true"

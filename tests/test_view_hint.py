@@ -61,9 +61,9 @@ def test_api_hint_is_the_hint(client):
     h = hint(FULL, "H", "N", played=play, workers=1)
     assert h.exact and body["exact"] is True and body["layouts"] == h.layouts == h.consistent
     assert body["seat"] == h.seat and body["best"] == h.best and body["side"] == h.side
-    assert body["cards"] == {c: {"mean": e.mean, "se": e.se, "p_made": e.p_made, "min": e.min,
-                                 "max": e.max, "loss": e.loss, "loss_se": e.loss_se}
-                             for c, e in h.cards.items()}
+    # the hint's own values, in the tools' number style (points to 2 decimals, shares to 3)
+    keys = ("mean", "se", "p_made", "min", "max", "loss", "loss_se")
+    assert body["cards"] == {c: {k: e.to_dict()[k] for k in keys} for c, e in h.cards.items()}
     # what the player to move knows: their hand as dealt, the play, the declared hand roem
     assert body["hand"] == h.hand and body["played"] == play
     assert body["declared"] == {"playing_team": h.declared[0], "defenders": h.declared[1]}
@@ -73,9 +73,9 @@ def test_api_hint_is_the_hint(client):
     r = client.get("/api/hint", query_string=words(FULL, "H", "N", play, objective="points"))
     hp = hint(FULL, "H", "N", played=play, objective="points", workers=1)
     assert {c: e["mean"] for c, e in r.get_json()["cards"].items()} == \
-        {c: e.mean for c, e in hp.cards.items()}
+        {c: e.to_dict()["mean"] for c, e in hp.cards.items()}
     assert {c: e["p_made"] for c, e in r.get_json()["cards"].items()} == \
-        {c: e.p_made for c, e in h.cards.items()}
+        {c: e.to_dict()["p_made"] for c, e in h.cards.items()}
 
 
 def test_samples_are_bounded(client):
@@ -91,7 +91,7 @@ def test_samples_are_bounded(client):
     h = hint(LEAD, "H", "S", samples=6, exact_limit=2000, workers=1)
     assert r.status_code == 200 and body["exact"] is False and body["layouts"] == 6
     assert {c: (e["mean"], e["se"]) for c, e in body["cards"].items()} == \
-        {c: (e.mean, e.se) for c, e in h.cards.items()}
+        {c: (e.to_dict()["mean"], e.to_dict()["se"]) for c, e in h.cards.items()}
     assert body["consistent"] is None and body["consistent_estimate"] > 2000
 
 
@@ -161,7 +161,8 @@ def test_cancel_and_supersede(solver, client):
     h = hint(LEAD, "H", "S", played=play, samples=30, exact_limit=2000, workers=1)
     body = results["second"]
     assert body["seat"] == "W" and body["layouts"] == h.layouts == 30 and body["workers"] == 2
-    assert {c: e["mean"] for c, e in body["cards"].items()} == {c: e.mean for c, e in h.cards.items()}
+    assert {c: e["mean"] for c, e in body["cards"].items()} == \
+        {c: e.to_dict()["mean"] for c, e in h.cards.items()}
     assert solver.hint_progress("second")["state"] == "done"
 
 

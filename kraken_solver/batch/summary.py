@@ -402,9 +402,10 @@ def _summarize_group(df, name, bin_width, has_points, has_pit) -> dict:
     best = pd.DataFrame([{
         "deals": deals, "mean": best_score.mean(),
         "std": best_score.std(ddof=1) if deals > 1 else 0.0,
-        "min": int(best_score.min()), "p5": q.loc[0.05], "p25": q.loc[0.25],
+        # min and max as points among points (one style in the table: -282.0 beside -202.0)
+        "min": float(best_score.min()), "p5": q.loc[0.05], "p25": q.loc[0.25],
         "median": q.loc[0.5], "p75": q.loc[0.75], "p95": q.loc[0.95],
-        "max": int(best_score.max()), "p_made": float((best_score > 0).mean()),
+        "max": float(best_score.max()), "p_made": float((best_score > 0).mean()),
     }])
     # at most about 40 bins: a group at multiplier 8 spans eight times the points
     span = int(best_score.max()) - int(best_score.min())
@@ -508,10 +509,12 @@ def write_csv_tables(s: Summary, directory: str, *, inputs=()) -> list[str]:
     (:mod:`kraken_solver.notation.outputs`), after checking that none of them is one of ``inputs``
     or
     cannot be written; return the paths.  Raises KrakenError (OutputError) naming the file."""
+    from ..notation.numbers import tidy_frame
     from ..notation.outputs import check_outputs, make_output_dir, write_text
     make_output_dir(directory, what="the --csv folder", inputs=inputs)
     paths = {key: os.path.join(directory, f"{key}.csv") for key, _ in TABLE_TITLES}
     check_outputs({f"the table {p}": p for p in paths.values()}, inputs=inputs)
     for key, p in paths.items():
-        write_text(p, getattr(s, key).to_csv(index=False), what="the table", inputs=inputs)
+        table = tidy_frame(getattr(s, key))     # the tools' number style (notation.numbers)
+        write_text(p, table.to_csv(index=False), what="the table", inputs=inputs)
     return list(paths.values())

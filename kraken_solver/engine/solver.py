@@ -391,7 +391,7 @@ class SolveResult:
             "made": self.made,
             "to_move": SEATS[self.to_move] if self.to_move is not None else None,
             "card_values": self.card_values, "best_cards": self.best_cards, "pv": self.pv,
-            "nodes": self.nodes, "seconds": self.seconds,
+            "nodes": self.nodes, "seconds": round(self.seconds, 3),
         }
 
 

@@ -143,7 +143,7 @@ class FullTable:
                 "rules_options": self.rules.to_dict(),
                 "best_by": self.best_by,
                 "cells": [c.to_dict() for c in self.cells], "nodes": self.nodes,
-                "seconds": round(self.seconds, 6)}
+                "seconds": round(self.seconds, 3)}
 
 
 def full_table(deal, *, rules=None, searcher: Searcher | None = None,

@@ -544,7 +544,7 @@ def analysis_dict(a: Analysis, number: int | None = None) -> dict:
         "sheet": sheet_dict(a.sheet, sheet_title(a)) if a.sheet is not None else None,
         "best_by": a.best_by, "trump_table": table,
         "tags": dict(getattr(spec, "tags", None) or {}),
-        "nodes": int(a.nodes), "seconds": round(float(a.seconds), 6),
+        "nodes": int(a.nodes), "seconds": round(float(a.seconds), 3),
     }
 
 
@@ -604,7 +604,7 @@ def full_table_dict(table, spec, number: int | None = None) -> dict:
             "rules_options": table.rules.to_dict(),
             "tags": dict(getattr(spec, "tags", None) or {}),
             "best_by": table.best_by, "cells": cells,
-            "nodes": int(table.nodes), "seconds": round(float(table.seconds), 6)}
+            "nodes": int(table.nodes), "seconds": round(float(table.seconds), 3)}
 
 
 def full_table_csv_rows(table, spec, number: int | None = None) -> list[list]:

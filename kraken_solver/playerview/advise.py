@@ -58,6 +58,7 @@ from ..game.cards import (SEATS, SUITS, ascii_upper, card_str, cards_of, hand_te
 from ..game.deal import Deal, pbn_hand_mask
 from ..game.rules import Rules, as_rules
 from ..limits import MAX_ADVISE_SAMPLES
+from ..notation import numbers
 from ..workers.pool import check_workers, make_pool
 from ..workers.task import report_progress, worker_searcher
 
@@ -227,20 +228,35 @@ class Advice:
     side: str = "playing team"
 
     def to_dict(self) -> dict:
-        """JSON-ready dict (no per-sample arrays)."""
+        """JSON-ready dict (no per-sample arrays; numbers in the tools' style,
+        :mod:`kraken_solver.notation.numbers`)."""
+        def trump_row(r):
+            d = asdict(r)
+            for k in ("mean_score", "se_score", "mean_points", "se_points"):
+                d[k] = numbers.points(d[k])
+            for k in ("p_made", "p_pit"):
+                d[k] = numbers.share(d[k])
+            return d
+        doubling = None
+        if self.doubling is not None:
+            mean = numbers.points(self.doubling.expected_score)
+            # the multiples of the mean given, so that they add up as read
+            doubling = {**asdict(self.doubling), "expected_score": mean,
+                        "se": numbers.points(self.doubling.se),
+                        "by_multiplier": {str(m): numbers.points(m * mean)
+                                          for m in self.doubling.by_multiplier}}
         return {
             "hand": self.hand, "seat": self.seat, "first": self.first, "trump": self.trump,
             "rules": self.rules.name, "rules_options": self.rules.to_dict(),
             "samples": self.samples, "seed": self.seed, "known": self.known,
             "side": self.side,
-            "trumps": [asdict(r) for r in self.rows], "recommended": self.recommended,
-            "runner_up": self.runner_up, "margin": self.margin, "margin_se": self.margin_se,
-            "clear": self.clear,
-            "doubling": None if self.doubling is None else {
-                **asdict(self.doubling),
-                "by_multiplier": {str(k): v for k, v in self.doubling.by_multiplier.items()}},
-            "seconds": self.seconds, "nodes": self.nodes, "workers": self.workers,
-            "samples_per_s": self.samples / self.seconds if self.seconds else None,
+            "trumps": [trump_row(r) for r in self.rows], "recommended": self.recommended,
+            "runner_up": self.runner_up, "margin": numbers.points(self.margin),
+            "margin_se": numbers.points(self.margin_se), "clear": self.clear,
+            "doubling": doubling,
+            "seconds": numbers.seconds(self.seconds), "nodes": self.nodes,
+            "workers": self.workers,
+            "samples_per_s": numbers.rate(self.samples / self.seconds) if self.seconds else None,
         }
 
 
@@ -467,14 +483,14 @@ def format_advice(a: Advice, *, ascii: bool = False) -> str:
         word = "pays" if pays else "does not pay"
         return word if d.certain else f"{word}, within noise (less than 2 standard errors " \
                                       "from 0: more samples would tell)"
+    # the multiples shown are of the mean shown (one decimal), so that they add up as read
+    at = {m: m * round(d.expected_score, 1) for m in (1, 2, 4, 8)}
     lines.append(f"Doubling ({you}); the playing team's expected score is m x {est} at "
                  "multiplier m:")
     lines.append(f"  defenders double (x2): {verdict(d.double_pays)}; the defenders' "
-                 f"expected result goes from {-d.by_multiplier[1]:+.1f} to "
-                 f"{-d.by_multiplier[2]:+.1f}")
+                 f"expected result goes from {-at[1]:+.1f} to {-at[2]:+.1f}")
     lines.append(f"  playing team redoubles in reply (x4): {verdict(d.redouble_pays)}; its "
-                 f"expected score goes from {d.by_multiplier[2]:+.1f} to "
-                 f"{d.by_multiplier[4]:+.1f}")
+                 f"expected score goes from {at[2]:+.1f} to {at[4]:+.1f}")
     lines.append(f"  defenders superdouble (x8): {verdict(d.superdouble_pays)}; theirs goes "
-                 f"from {-d.by_multiplier[4]:+.1f} to {-d.by_multiplier[8]:+.1f}")
+                 f"from {-at[4]:+.1f} to {-at[8]:+.1f}")
     return "\n".join(lines)

@@ -51,6 +51,7 @@ from ..errors import KrakenError
 from ..game.cards import SEATS, SUITS, card_str, hand_text, is_int
 from ..game.rules import Rules
 from ..limits import MAX_HINT_SAMPLES
+from ..notation import numbers
 from .layouts import ENUM_CAP, GIVE_UP_AFTER, MAX_DRAWS, Layouts
 from .observation import Observation, observe
 
@@ -108,7 +109,14 @@ class CardEstimate:
     best: bool = False
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        """JSON-ready, numbers in the tools' style (:mod:`kraken_solver.notation.numbers`):
+        points to 2 decimals, shares to 3, counts whole."""
+        d = dataclasses.asdict(self)
+        for k in ("mean", "se", "mean_score", "mean_points", "loss", "loss_se"):
+            d[k] = numbers.points(d[k])
+        for k in ("p_made", "p_pit"):
+            d[k] = numbers.share(d[k])
+        return d
 
 
 @dataclass
@@ -161,8 +169,15 @@ class Hint:
     scores: np.ndarray = field(default=None, repr=False)
     layout_hands: list = field(default=None, repr=False)
 
+    @property
+    def drawn(self) -> int | None:
+        """The layouts drawn at random (the sample size), None when every layout was solved
+        (exact) or none was (forced): what the ``samples`` field of the JSON says."""
+        return None if self.exact else self.layouts
+
     def to_dict(self) -> dict:
-        """JSON-ready dict (no per-layout arrays).  Pairs are named by side, as in every
+        """JSON-ready dict (no per-layout arrays; numbers in the tools' style, and
+        ``samples`` the layouts drawn, :attr:`drawn`).  Pairs are named by side, as in every
         command's JSON: ``playing_team`` and ``defenders`` name the teams (``"N-S"``,
         ``"E-W"``), ``declared`` is ``{"playing_team": 20, "defenders": 0}`` (or None)."""
         first = SEATS.index(self.first)
@@ -177,11 +192,12 @@ class Hint:
             "hand": self.hand, "holding": self.holding, "exact": self.exact,
             "layouts": self.layouts, "consistent": self.consistent,
             "allowed_by_play": self.allowed_by_play,
-            "consistent_estimate": self.consistent_estimate, "samples": self.samples,
+            "consistent_estimate": numbers.whole(self.consistent_estimate),
+            "samples": self.drawn,
             "seed": self.seed if is_int(self.seed) else str(self.seed),
             "cards": {k: v.to_dict() for k, v in self.cards.items()}, "best": list(self.best),
-            "nodes": self.nodes, "seconds": self.seconds, "workers": self.workers,
-            "forced": self.forced,
+            "nodes": self.nodes, "seconds": numbers.seconds(self.seconds),
+            "workers": self.workers, "forced": self.forced,
         }
 
 

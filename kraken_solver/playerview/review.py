@@ -32,6 +32,7 @@ import numpy as np
 from ..engine.analyse import TEAMS, CardReview, analyse_play
 from ..errors import KrakenError
 from ..game.cards import SEATS
+from ..notation.numbers import points
 
 __all__ = ["PlayerViewReview", "ViewStats", "ViewSummary", "review_player_view",
            "summarise_player_view", "plot_player_view", "player_view_figure",
@@ -92,11 +93,19 @@ class PlayerViewReview:
         return ("?" if self.mistake else "~" if self.excused else "") + \
             ("!" if self.dd.turned else "")
 
+    def shown_cost(self) -> float:
+        """The cost as the outputs give it: the difference of the best mean and the card's
+        mean, each in the tools' number style (2 decimals), so that it adds up as read."""
+        if self.forced or not self.cost:
+            return 0.0
+        return points(abs(points(_best_mean(self)) - points(self.means[self.dd.card])))
+
     def to_dict(self) -> dict:
-        return {"mean": self.means.get(self.dd.card), "means": dict(self.means),
-                "best": list(self.best), "cost": self.cost, "cost_se": self.cost_se,
-                "exact": self.exact, "layouts": self.layouts, "forced": self.forced,
-                "mistake": self.mistake, "excused": self.excused}
+        mean = self.means.get(self.dd.card)
+        return {"mean": points(mean), "means": {c: points(v) for c, v in self.means.items()},
+                "best": list(self.best), "cost": self.shown_cost(),
+                "cost_se": points(self.cost_se), "exact": self.exact, "layouts": self.layouts,
+                "forced": self.forced, "mistake": self.mistake, "excused": self.excused}
 
 
 def review_player_view(deal, trump, first, *, rules=None, played, samples: int =
@@ -182,7 +191,7 @@ class ViewStats:
 
     def to_dict(self) -> dict:
         return {"cards": self.cards, "dd_mistakes": self.dd_mistakes, "dd_cost": self.dd_cost,
-                "mistakes": self.mistakes, "excused": self.excused, "cost": self.cost}
+                "mistakes": self.mistakes, "excused": self.excused, "cost": points(self.cost)}
 
 
 @dataclass
@@ -405,12 +414,14 @@ def format_player_view(dr, reviews, *, ascii: bool = False) -> str:
                 line += f"   {'':>8}  {card_text(d.card, ascii):<9} {'':>7}  forced"
             else:
                 best = " ".join(card_text(c, ascii) for c in r.best)
+                # the cost shown is the difference of the two means shown (one decimal each)
+                shown = abs(round(_best_mean(r), 1) - round(r.means[d.card], 1))
                 if not r.cost:
                     cost = "best"
                 elif r.exact:
-                    cost = f"{r.cost:5.1f} exact"
+                    cost = f"{shown:5.1f} exact"
                 else:
-                    cost = f"{r.cost:5.1f} +- {r.cost_se:4.1f}"
+                    cost = f"{shown:5.1f} +- {r.cost_se:4.1f}"
                 line += (f"   {r.means[d.card]:+8.1f}  {best:<9} {_best_mean(r):+7.1f}  "
                          f"{cost}")
             out.append((line + f"  {r.mark}").rstrip())
@@ -450,5 +461,6 @@ def player_view_csv_cells(r: PlayerViewReview) -> list:
     # booleans True/False, as the review's own columns and kraken-batch write them
     if r.forced:            # one legal card: the best, exact, no layout and no mean
         return ["", r.dd.card, "", 0.0, 0.0, "True", 0, "False", "False"]
-    return [r.means[r.dd.card], " ".join(r.best), _best_mean(r), r.cost, r.cost_se,
-            str(bool(r.exact)), r.layouts, str(bool(r.mistake)), str(bool(r.excused))]
+    return [points(r.means[r.dd.card]), " ".join(r.best), points(_best_mean(r)), r.shown_cost(),
+            points(r.cost_se), str(bool(r.exact)), r.layouts, str(bool(r.mistake)),
+            str(bool(r.excused))]

@@ -176,10 +176,12 @@ class BoardSolver:
         "played" (cards played), "declared" ({"playing_team": HR_D, "defenders": HR_O}, or
         None without hand roem),
         "exact", "layouts" (solved), "consistent" (the count, or None when not counted),
-        "consistent_estimate", "allowed_by_play", "samples", "seed", "cards": {card: {"mean",
-        "se", "p_made", "min", "max", "loss", "loss_se"}}, "best", "workers", "nodes", "ms",
-        "cached"}`` (points, the playing team's side; ``best`` the best for the player to
-        move).  Raises HintCancelled when superseded or cancelled, KrakenError for bad
+        "consistent_estimate" (whole), "allowed_by_play", "samples" (the layouts drawn; None
+        when every layout was solved), "seed", "cards": {card: {"mean", "se", "p_made", "min",
+        "max", "loss", "loss_se"}}, "best", "forced", "workers", "nodes", "ms", "cached"}``
+        (points, the playing team's side, in the tools' number style; ``best`` the best for
+        the player to move; ``forced``: the only legal card, nothing solved, ``cards``
+        empty).  Raises HintCancelled when superseded or cancelled, KrakenError for bad
         ``samples`` or a position the hint refuses (ObservationError)."""
         objective_word(objective)
         samples = check_view_samples(samples)
@@ -262,7 +264,7 @@ class BoardSolver:
             return {"objective": objective, "seat": SEATS[obs.seat],
                     "side": "playing team" if (obs.seat & 1) == (obs.first & 1) else
                     "defenders", "played": played, "forced": True, "exact": True,
-                    "layouts": 0, "cards": {}, "best": [card_str(legal[0])], "samples": samples,
+                    "layouts": 0, "cards": {}, "best": [card_str(legal[0])], "samples": None,
                     "seed": HINT_SEED, "workers": 1, "nodes": 0,
                     "ms": round((time.perf_counter() - t0) * 1000, 1)}
         plan = plan_hint(obs, samples=samples, seed=HINT_SEED,
@@ -293,17 +295,17 @@ class BoardSolver:
             finally:
                 with job.lock:
                     job.pool = None
-        cards = {c: {"mean": e.mean, "se": e.se, "p_made": e.p_made, "min": e.min,
-                     "max": e.max, "loss": e.loss, "loss_se": e.loss_se}
-                 for c, e in h.cards.items()}
+        keys = ("mean", "se", "p_made", "min", "max", "loss", "loss_se")
+        cards = {c: {k: d[k] for k in keys} for c, d in
+                 ((c, e.to_dict()) for c, e in h.cards.items())}   # the tools' number style
         return {"objective": objective, "seat": h.seat, "side": h.side, "hand": h.hand,
                 "holding": h.holding, "played": list(h.played),
                 "declared": None if h.declared is None else {
                     "playing_team": int(h.declared[0]), "defenders": int(h.declared[1])},
                 "exact": bool(h.exact), "layouts": int(h.layouts),
                 "consistent": None if h.consistent is None else int(h.consistent),
-                "consistent_estimate": float(h.consistent_estimate),
-                "allowed_by_play": int(h.allowed_by_play), "samples": samples,
+                "consistent_estimate": int(round(h.consistent_estimate)),
+                "allowed_by_play": int(h.allowed_by_play), "samples": h.drawn,
                 "seed": HINT_SEED, "cards": cards, "best": list(h.best), "forced": False,
                 "workers": int(h.workers), "nodes": int(h.nodes),
                 "ms": round((time.perf_counter() - t0) * 1000, 1)}

@@ -723,6 +723,10 @@
       box.append(el("p", { class: "empty-note", text: `Not the other ${unseen} cards: the hint goes over the ways they may lie…` }));
       return;
     }
+    if (v.forced) {
+      box.append(el("p", { class: "hint-how", text: `Forced: ${cardLabel(v.best[0])} is the only legal card; nothing to choose, no layout solved.` }));
+      return;
+    }
     const n = v.layouts.toLocaleString("en");
     let how;
     if (v.exact) {
