@@ -14,3 +14,6 @@ MAX_HINT_SAMPLES = 10**6
 MAX_ADVISE_SAMPLES = 10**7
 #: SeedSequence seeds typed on the command line (kraken-batch, -advise, -hint, -analyse, -view)
 MAX_SEED = 2**63 - 1
+#: the most candidate deals one block of 64 conditioned deals may test (``--max-tries``): a
+#: hundred billion is days of one core at 200,000 candidates a second
+MAX_DEAL_TRIES = 10**11
