@@ -38,7 +38,7 @@ from ..errors import ImpossibleConditionError, KrakenError, PredicateError
 from ..game.cards import (FULL_DECK, SEATS, SUIT_MASK, SUITS, card_str, cards_of, is_int,
                           popcount)
 from ..game.deal import Deal
-from ..limits import MAX_DEAL_TRIES
+from ..limits import DEFAULT_DEAL_TRIES, MAX_DEAL_TRIES
 from .evaluate import compile_predicate, is_length
 from .predeal import parse_predeal, predeal_text
 from .predicate import (RANK_FUNCTIONS, Node, canonical, const, parse_predicate,
@@ -48,7 +48,7 @@ from .seeded import GEN_BLOCK, block_rng, check_seed
 #: deals of one block (one SeedSequence child): the batch's and the layouts' block
 DEALS_PER_BLOCK = GEN_BLOCK
 #: the default bound on the candidates one block of deals may test
-DEFAULT_MAX_TRIES = 10_000_000
+DEFAULT_MAX_TRIES = DEFAULT_DEAL_TRIES
 #: the size of a block's first round of candidates, and the most one round draws
 FIRST_ROUND, MAX_ROUND = 64, 1 << 16
 #: the largest file of definitions read by ``--where @FILE``
@@ -72,8 +72,9 @@ class DealingStats:
         """One line for ``--stats``: the counts and the acceptance rate."""
         if not self.tested:
             return "no candidate tested"
+        one_in = self.tested / max(1, self.accepted)
         return (f"{self.tested:,} candidate deals tested, {self.accepted:,} accepted: "
-                f"acceptance rate {self.rate:.4g} (1 in {self.tested / max(1, self.accepted):,.1f})")
+                f"acceptance rate {self.rate:.4g} (1 in {one_in:,.1f})")
 
 
 # ----------------------------------------------------------------------------- reading
