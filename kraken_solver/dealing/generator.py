@@ -28,6 +28,7 @@ predeal (:mod:`kraken_solver.dealing.predeal`), checked before any dealing:
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from dataclasses import dataclass
@@ -474,6 +475,13 @@ class Condition:
                                                        for t, n in sorted(fixed.items()))
                          + " dealt constructively")
         return "; ".join(parts)
+
+
+@functools.lru_cache(maxsize=16)
+def condition_for(where: str | None, predeal: str | None) -> Condition:
+    """The :class:`Condition` of canonical ``where`` and ``predeal`` texts, made once in a
+    process (a batch's workers make the deals of chunk after chunk)."""
+    return Condition(where, predeal)
 
 
 def check_max_tries(max_tries) -> int:
