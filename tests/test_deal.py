@@ -461,3 +461,41 @@ def test_cards_of_stacked_predeal_text_round_trip():
     masks = parse_predeal("N:S7 W:AKQ.AKQ.AK.")
     assert parse_predeal(predeal_text(masks)) == masks
     assert cards_of(masks[0]) == [parse_card("S7")]
+
+
+# ----------------------------------------------------------------------------- README
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _readme_section():
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    start = text.index("## Dealing with conditions")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def test_readme_forms_are_conditions_that_deal():
+    blocks = re.findall(r"```\n(.*?)```", _readme_section(), re.S)
+    forms = next(b for b in blocks if b.startswith("hearts(S) >= 4\n")).splitlines()
+    issue = {"hearts(S) >= 4", "spades(N) == 0", "has(S, HJ)", "has(S, HJ H9)",
+             "has(N, HJ) or has(S, HJ)", "points(S, H) >= 40", "roem(S, H) >= 20",
+             "aces(W) >= 2", "longest(S) >= 5", "void(E)", "shape(S, 4-2-1-1)", "has(NS, HJ)"}
+    assert issue <= set(forms)
+    for form in forms:
+        node = parse_predicate(form)
+        assert all(naive_where.meets(node, d) for d in deal_where(form, n=5, seed=1)), form
+
+
+def test_readme_kraken_deal_commands_run(tmp_path, monkeypatch):
+    import shlex
+    section = _readme_section()
+    sample = re.search(r"```\n\$ (kraken-deal .*?)\n(.*?)```", section, re.S)
+    r = deal_cli(*shlex.split(sample.group(1))[1:])
+    assert r.exit_code == 0 and r.stdout == sample.group(2), r.output
+    lines = [ln for ln in re.findall(r"^kraken-deal .*$", section, re.M)]
+    assert len(lines) >= 3
+    monkeypatch.chdir(tmp_path)
+    for line in lines:
+        words = [w.replace("@datasets/", f"@{ROOT}/datasets/") for w in shlex.split(line)]
+        r = deal_cli(*words[1:])
+        assert r.exit_code == 0, (line, r.output)
+    assert (tmp_path / "hj9a.pbn").exists()
