@@ -79,8 +79,9 @@ def main(ctx, deals, seed, where, predeal, max_tries, fmt, out, stats, quiet):
     counts = DealingStats()
     bar = None
     try:
+        inputs = [where.strip()[1:]] if where and where.strip().startswith("@") else []
         if out is not None:
-            check_output(out)
+            check_output(out, inputs=inputs)
         if cond is not None:
             # the first block now: an impossible or too rare condition stops before any file
             cond.hands(seed, 0, min(deals, 64), max_tries=max_tries)
@@ -97,7 +98,7 @@ def main(ctx, deals, seed, where, predeal, max_tries, fmt, out, stats, quiet):
             for line in lines:
                 sys.stdout.write(line)
         else:
-            with atomic_open(out) as f:
+            with atomic_open(out, inputs=inputs) as f:
                 f.write(header)
                 for line in lines:
                     f.write(line)
