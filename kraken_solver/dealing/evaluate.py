@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 
 from ..game.cards import PLAIN_POINTS, TRUMP_POINTS
+from ..game.roem import player_melds
 from .predicate import RANK_FUNCTIONS, Node
 
 #: the value of four of a kind by natural rank 7 8 9 T J Q K A (rule 10)
@@ -36,20 +37,9 @@ def tables(long_runs_100: bool = False) -> dict:
     natural order: 20 for 3, 50 for 4 or more, 100 for 5 or more with ``long_runs_100``)."""
     h = np.arange(256)
     bits = (h[:, None] >> np.arange(8)) & 1
-    runs = np.zeros(256, dtype=np.int32)
-    for x in range(256):
-        total, r = 0, 0
-        while r < 8:
-            if x >> r & 1:
-                start = r
-                while r < 8 and x >> r & 1:
-                    r += 1
-                n = r - start
-                if n >= 3:
-                    total += 20 if n == 3 else (100 if long_runs_100 and n >= 5 else 50)
-            else:
-                r += 1
-        runs[x] = total
+    # a holding of spades alone has no four of a kind: its melds are its runs (rule 12)
+    runs = np.array([sum(m[0] for m in player_melds(x, long_runs_100)) for x in range(256)],
+                    dtype=np.int32)
     return {"length": bits.sum(axis=1).astype(np.int32),
             "trump_points": (bits * np.array(TRUMP_POINTS)).sum(axis=1).astype(np.int32),
             "plain_points": (bits * np.array(PLAIN_POINTS)).sum(axis=1).astype(np.int32),

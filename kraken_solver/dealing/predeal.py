@@ -86,17 +86,23 @@ def _read_cards(body: str, column: int, seat: int) -> int:
             return pbn_hand_mask(words[0][0], words[0][1], whose=f"{SEATS[seat]}'s predeal")
         except DealError as e:
             raise PredealError(e.message, column=e.column, token=e.token) from None
+    return card_words(words, PredealError, ", or a whole hand S.H.D.C",
+                      f"is given twice for {SEATS[seat]}")
+
+
+def card_words(words, error, hint: str = "", twice: str = "is listed twice") -> int:
+    """``[(word, column), ...]``, each a card (``HJ``, ``H10``, ``♥J``) -> their mask.
+    Raises ``error`` (a KrakenError class) at the column of a word that is not a card
+    (``hint`` ends the message) or of a card given twice (``"HJ " + twice``)."""
     mask = 0
     for w, col in words:
         try:
             c = parse_card(w)
         except CardParseError:
-            raise PredealError("expected a card: suit letter (S H D C) then rank "
-                               "(A K Q J T 9 8 7), like HJ, or a whole hand S.H.D.C",
-                               column=col, token=w) from None
+            raise error("expected a card: suit letter (S H D C) then rank (A K Q J T 9 8 7), "
+                        f"like HJ{hint}", column=col, token=w) from None
         if mask >> c & 1:
-            raise PredealError(f"{card_str(c)} is given twice for {SEATS[seat]}",
-                               column=col, token=w)
+            raise error(f"{card_str(c)} {twice}", column=col, token=w)
         mask |= 1 << c
     return mask
 

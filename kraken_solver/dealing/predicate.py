@@ -37,8 +37,9 @@ import functools
 import itertools
 from dataclasses import dataclass
 
-from ..errors import CardParseError, PredicateError
-from ..game.cards import SEATS, SUITS, ascii_lower, ascii_upper, card_str, parse_card
+from ..errors import PredicateError
+from ..game.cards import SEATS, SUITS, ascii_lower, ascii_upper, card_str
+from .predeal import card_words
 
 #: the longest predicate text read (a condition of a few lines is a few hundred characters)
 MAX_PREDICATE_CHARS = 20_000
@@ -215,16 +216,7 @@ def _suit(text: str, column: int) -> int:
 
 
 def _card_list(words, column: int) -> int:
-    mask = 0
-    for w, col in words:
-        try:
-            c = parse_card(w)
-        except CardParseError:
-            raise PredicateError("expected a card: suit letter (S H D C) then rank "
-                                 "(A K Q J T 9 8 7), like HJ", column=col, token=w) from None
-        if mask >> c & 1:
-            raise PredicateError(f"card {card_str(c)} is listed twice", column=col, token=w)
-        mask |= 1 << c
+    mask = card_words(words, PredicateError)
     if not mask:
         raise PredicateError("expected one or more cards like HJ H9", column=column)
     return mask
