@@ -4,7 +4,8 @@ Every case makes ``--deals`` deals of one condition with
 :class:`~kraken_solver.dealing.generator.Condition` in this process (one core; NumPy's array
 operations here use one thread), ``--repeat`` times, each time from a new seed, and prints the
 median and p95 of the wall time, the candidates tested and accepted, candidates tested a
-second, deals a second and the peak memory (max RSS) of the process:
+second, deals a second and the peak memory (max RSS) of the process; the cases take turns,
+repeat by repeat, so that the ratios hold on a machine whose load changes:
 
 - ``typical``: ``hearts(S) >= 4 and has(S, HJ)`` as written (HJ is dealt to S first: smart
   stacking), and ``hearts(S) >= 4 and count(S, HJ) >= 1``, the same condition that the
@@ -40,25 +41,35 @@ def p95(xs):
     return xs[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))]
 
 
-def time_case(where, deals, repeat, objects):
-    cond = Condition(where)
-    cond.hands(0, 0, 64)                        # warm the lookup tables
-    times, tested, accepted = [], 0, 0
+def time_cases(cases, repeat, objects):
+    """``cases``: (condition text or None, deals) -> one row each; the runs are interleaved
+    (repeat r of every case, then repeat r + 1), so that a change of the machine's load
+    falls on every case alike and the ratios hold."""
+    conds = [Condition(where) for where, _ in cases]
+    for cond in conds:
+        cond.hands(0, 0, 64)                    # warm the lookup tables
+    times = [[] for _ in cases]
+    counts = [[0, 0] for _ in cases]
     for r in range(repeat):
-        stats = DealingStats()
-        t0 = time.perf_counter()
-        if objects:
-            deal_where(cond, n=deals, seed=1000 + r, stats=stats)
-        else:
-            cond.hands(1000 + r, 0, deals, stats=stats)
-        times.append(time.perf_counter() - t0)
-        tested += stats.tested
-        accepted += stats.accepted
-    med = statistics.median(times)
-    return {"where": where or "(no condition)", "describe": cond.describe(), "deals": deals,
-            "median_s": med, "p95_s": p95(times), "tested": tested // repeat,
-            "accepted": accepted // repeat, "tested_per_s": tested / sum(times),
-            "deals_per_s": deals / med, "us_per_deal": 1e6 * med / deals}
+        for i, (cond, (_, deals)) in enumerate(zip(conds, cases)):
+            stats = DealingStats()
+            t0 = time.perf_counter()
+            if objects:
+                deal_where(cond, n=deals, seed=1000 + r, stats=stats)
+            else:
+                cond.hands(1000 + r, 0, deals, stats=stats)
+            times[i].append(time.perf_counter() - t0)
+            counts[i][0] += stats.tested
+            counts[i][1] += stats.accepted
+    rows = []
+    for (where, deals), cond, ts, (tested, accepted) in zip(cases, conds, times, counts):
+        med = statistics.median(ts)
+        rows.append({"where": where or "(no condition)", "describe": cond.describe(),
+                     "deals": deals, "median_s": med, "p95_s": p95(ts),
+                     "tested": tested // repeat, "accepted": accepted // repeat,
+                     "tested_per_s": tested / sum(ts), "deals_per_s": deals / med,
+                     "us_per_deal": 1e6 * med / deals})
+    return rows
 
 
 def show(row):
@@ -84,24 +95,25 @@ def main(argv=None):
     print(machine_line(machine_info()))
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     n = args.deals
+    rows = time_cases([("hearts(S) >= 4 and has(S, HJ)", n),
+                       ("hearts(S) >= 4 and count(S, HJ) >= 1", n),
+                       (None, n), ("has(S, SJ HJ DJ CJ)", n),
+                       ("count(S, SJ HJ DJ CJ) == 4", max(64, n // 1000))], args.repeat, False)
     print("typical predicate:")
-    typical = [time_case(w, n, args.repeat, False) for w in
-               ("hearts(S) >= 4 and has(S, HJ)", "hearts(S) >= 4 and count(S, HJ) >= 1")]
-    for row in typical:
+    for row in rows[:2]:
         show(row)
     print("S holds the four jacks (1 deal in 514):")
-    plain = time_case(None, n, args.repeat, False)
-    jacks = time_case("has(S, SJ HJ DJ CJ)", n, args.repeat, False)
-    rare = time_case("count(S, SJ HJ DJ CJ) == 4", max(64, n // 1000), args.repeat, False)
-    for row in (plain, jacks, rare):
+    plain, jacks, rare = rows[2:]
+    for row in rows[2:]:
         show(row)
     print(f"  four jacks / no condition, time a deal: "
           f"{jacks['us_per_deal'] / plain['us_per_deal']:.2f}; without stacking: "
           f"{rare['us_per_deal'] / plain['us_per_deal']:.0f}")
     if args.objects:
         print("Deal objects (deal_where):")
-        for w in (None, "has(S, SJ HJ DJ CJ)", "hearts(S) >= 4 and has(S, HJ)"):
-            show(time_case(w, n, args.repeat, True))
+        for row in time_cases([(None, n), ("has(S, SJ HJ DJ CJ)", n),
+                               ("hearts(S) >= 4 and has(S, HJ)", n)], args.repeat, True):
+            show(row)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS of this process): {peak:.0f} MB")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -498,8 +498,9 @@ def deal_where(predicate=None, predeal=None, n: int = 1, seed: int = 1, *, start
     """Deals ``start .. start+n-1`` of ``seed`` among those that meet ``predicate`` and hold
     ``predeal``, uniformly at random (see the module docstring).
 
-    ``predicate``: condition text (``"hearts(S) >= 4 and has(S, HJ)"``), ``"@FILE"``, or
-    None; ``predeal``: ``"S:HJ H9 HA"``, ``"S:AJ9.K7.T8.A"``, a list of such, or four masks;
+    ``predicate``: condition text (``"hearts(S) >= 4 and has(S, HJ)"``), ``"@FILE"``, None,
+    or a :class:`Condition` (made once for many calls; ``predeal`` is then its own);
+    ``predeal``: ``"S:HJ H9 HA"``, ``"S:AJ9.K7.T8.A"``, a list of such, or four masks;
     ``n``: 0..10**9 deals; ``seed``: a whole number >= 0; ``max_tries``: the most candidates
     one block of 64 deals tests; ``stats``: a :class:`DealingStats` to add the counts to.
     Returns a list of :class:`~kraken_solver.game.deal.Deal` (8 cards a hand).  Raises
