@@ -368,6 +368,8 @@ def test_random_predicates_deal_what_they_say(text, seed):
     ("has(S, SA SK SQ SJ ST S9 S8 S7 HA)", None, "false for every deal"),
     ("has(S, HA HK)", "S:AKQJT98...", "false for every deal"),
     ("has(S, HA) and has(S, HK)", "S:AKQJT98...", "9 given cards"),
+    ("has(S, HJ) and not has(S, HJ)", None, "false for every deal that holds S:HJ"),
+    ("has(S, HJ) and (void(S, H) or has(N, HJ))", "N:SA", "false for every deal that holds"),
 ])
 def test_decidable_impossibilities_are_refused_at_once(where, predeal, words):
     with pytest.raises(ImpossibleConditionError) as e:

@@ -303,7 +303,16 @@ class Condition:
         self.node = node
         self.stacked = self._stack(_conjuncts(node))
         self.constructive = self._constructive(_conjuncts(node))
-        self._test = compile_predicate(node, self.long_runs_100)
+        self._meets = compile_predicate(node, self.long_runs_100)
+        # what is left to test once the stacked cards are dealt first (has(S, ...) is true
+        # in every candidate then: "S holds the four jacks" tests nothing)
+        rest = simplify(node, self.stacked)
+        if rest is not None and rest.kind == "const":
+            if not rest.value:
+                raise _impossible(f"{self.where} is false for every deal that holds "
+                                  f"{predeal_text(self.stacked)}")
+            rest = None
+        self._test = compile_predicate(rest, self.long_runs_100)
         self._prepare()
 
     # --- checks and stacking
@@ -371,19 +380,20 @@ class Condition:
     def test(self, hands: np.ndarray) -> np.ndarray:
         """``bool [n]``: which of the ``uint32 [n, 4]`` deals meet the predicate (the predeal
         is not tested: the generator places it)."""
-        return self._test(hands)
+        return self._meets(hands)
 
     def meets(self, deal) -> bool:
         """Does ``deal`` (a Deal or four masks) hold the predeal and meet the predicate?"""
         hands = tuple(deal.hands) if isinstance(deal, Deal) else tuple(deal)
         if any(h & p != p for h, p in zip(hands, self.predeal)):
             return False
-        return bool(self._test(np.array([hands], dtype=np.uint32))[0])
+        return bool(self._meets(np.array([hands], dtype=np.uint32))[0])
 
     def draw(self, rng: np.random.Generator, m: int) -> np.ndarray:
         """``uint32 [m, 4]``: ``m`` candidates, uniform among the deals that hold the stacked
         cards (and, dealt constructively, the fixed lengths), drawn from ``rng``."""
-        hands = np.tile(self._base, (m, 1))
+        hands = np.empty((m, 4), dtype=np.uint32)
+        hands[:] = self._base
         seats = [s for s in range(4) if self._need[s]]
         if self.constructive is None:
             pool = rng.permuted(np.tile(self._rest, (m, 1)), axis=1)
@@ -397,11 +407,10 @@ class Condition:
             hands[:, c] |= np.bitwise_or.reduce(_ONE[np.concatenate(mine, axis=1)], axis=1)
             pool = rng.permuted(np.concatenate(rest, axis=1), axis=1)
             seats = [s for s in seats if s != c]
-        at = 0
-        for s in seats:
-            k = self._need[s]
-            hands[:, s] |= np.bitwise_or.reduce(_ONE[pool[:, at:at + k]], axis=1)
-            at += k
+        if seats:
+            # each seat's free places, in seat order: one reduceat for them all
+            starts = np.cumsum([0] + [self._need[s] for s in seats[:-1]])
+            hands[:, seats] |= np.bitwise_or.reduceat(_ONE[pool], starts, axis=1)
         return hands
 
     def block(self, seed, b: int, need: int = DEALS_PER_BLOCK, *,
