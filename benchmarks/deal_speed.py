@@ -68,7 +68,7 @@ def time_cases(cases, repeat, objects):
                      "deals": deals, "median_s": med, "p95_s": p95(ts),
                      "tested": tested // repeat, "accepted": accepted // repeat,
                      "tested_per_s": tested / sum(ts), "deals_per_s": deals / med,
-                     "us_per_deal": 1e6 * med / deals})
+                     "us_per_deal": 1e6 * med / deals, "times": ts})
     return rows
 
 
@@ -106,9 +106,11 @@ def main(argv=None):
     plain, jacks, rare = rows[2:]
     for row in rows[2:]:
         show(row)
+    paired = sorted(j / p for j, p in zip(jacks["times"], plain["times"]))
     print(f"  four jacks / no condition, time a deal: "
-          f"{jacks['us_per_deal'] / plain['us_per_deal']:.2f}; without stacking: "
-          f"{rare['us_per_deal'] / plain['us_per_deal']:.0f}")
+          f"{jacks['us_per_deal'] / plain['us_per_deal']:.2f} (medians); paired run by run: "
+          f"median {statistics.median(paired):.2f}, range {paired[0]:.2f}..{paired[-1]:.2f}; "
+          f"without stacking: {rare['us_per_deal'] / plain['us_per_deal']:.0f}")
     if args.objects:
         print("Deal objects (deal_where):")
         for row in time_cases([(None, n), ("has(S, SJ HJ DJ CJ)", n),
