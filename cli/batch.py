@@ -145,7 +145,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")
     objectives = _objectives(objective)
-    if (where or predeal) and input_path is not None:
+    if (where is not None or predeal) and input_path is not None:
         raise click.UsageError("--where and --predeal choose among generated deals: give "
                                "--deals N, not --input")
     make_condition(ctx, PROG, where, predeal)       # a bad condition: one line, status 2

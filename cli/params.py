@@ -118,7 +118,7 @@ def make_condition(ctx, prog: str, where, predeal, *, long_runs_100: bool = Fals
     """The :class:`~kraken_solver.dealing.generator.Condition` of ``--where`` and
     ``--predeal``, or None when neither is given.  Bad or impossible input: one line
     ``PROG: error: --where, column C: ...`` on stderr and exit status 2, before any work."""
-    if not where and not predeal:
+    if where is None and not predeal:
         return None
     from kraken_solver.dealing.generator import Condition
     from kraken_solver.errors import KrakenError, PredealError

@@ -89,6 +89,8 @@ def test_trumps_is_the_trump_suits_length_and_names_read_case_blind():
     ("hearts > 3", 1, "hearts is a function"),
     ("x = hearts(S) >= 4", 1, "belongs in a file"),
     ("", 1, "empty"),
+    ("not " * 300 + "void(N)", 401, "nests more than 100 deep"),
+    (" + ".join(["aces(N)"] * 200) + " > 3", 1026, "nests more than 100 deep"),
 ])
 def test_parse_errors_point_at_the_column(text, column, words):
     with pytest.raises(PredicateError) as e:
@@ -120,6 +122,10 @@ def test_a_file_of_definitions(tmp_path):
         assert e.value.line == line and words in str(e.value), str(e.value)
     with pytest.raises(PredicateError, match="no condition"):
         parse_program("a = void(N)\n")
+    deep = "a0 = void(N)\n" + "".join(f"a{i} = not a{i - 1}\n" for i in range(1, 150))
+    with pytest.raises(PredicateError, match="nests more than 100 deep") as e:
+        parse_program(deep + "a149\n")
+    assert e.value.line == 101
     with pytest.raises(PredicateError, match="cannot read"):
         Condition(f"@{tmp_path / 'missing.txt'}")
 
@@ -448,6 +454,8 @@ def test_kraken_deal_pbn_file_reads_back(tmp_path):
     (["--predeal", "S:HJ", "--where", "has(N, HJ)"], "no deal can meet"),
     (["--where", "roem(S, H) >= 300", "--max-tries", "3000"], "no deal met the condition"),
     (["--max-tries", "0"], "0"),
+    (["--where", ""], "--where, column 1: the condition is empty"),
+    (["--where", "not " * 500 + "void(N)"], "nests more than 100 deep"),
 ])
 def test_kraken_deal_bad_input_is_one_line_exit_2_no_file(tmp_path, args, words):
     out = tmp_path / "never.txt"

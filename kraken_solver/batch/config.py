@@ -192,7 +192,7 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
     first_i = as_seat(first) if first is not None else None
     rules_r = as_rules(rules) if rules is not None else None
     where_text = predeal_text = None
-    if where or predeal:
+    if where is not None or predeal:
         if input is not None:
             raise KrakenError("--where and --predeal choose among generated deals: give --deals "
                               "N, not --input")

@@ -80,7 +80,7 @@ class DealingStats:
 
 # ----------------------------------------------------------------------------- reading
 def read_where(where, source: str | None = None) -> Node | None:
-    """A condition from ``where``: None or ``""`` (every deal), a :class:`Node`, condition
+    """A condition from ``where``: None (every deal), a :class:`Node`, condition
     text, or ``@FILE`` (a file of definitions and one condition,
     :func:`~kraken_solver.dealing.predicate.parse_program`).  Raises PredicateError."""
     if where is None or isinstance(where, Node):
@@ -88,7 +88,8 @@ def read_where(where, source: str | None = None) -> Node | None:
     if not isinstance(where, str):
         raise PredicateError("a condition is text, like 'hearts(S) >= 4'", token=repr(where))
     if not where.strip():
-        return None
+        raise PredicateError("the condition is empty: expected a condition like "
+                             "'hearts(S) >= 4'", source=source, column=1)
     if where.lstrip().startswith("@"):
         path = where.lstrip()[1:]
         if not path:

@@ -45,6 +45,8 @@ from .predeal import card_words
 MAX_PREDICATE_CHARS = 20_000
 #: the most definitions a file may make
 MAX_DEFINITIONS = 200
+#: the deepest a condition may nest (``not not ...``, ``a + b + ...``: each a level)
+MAX_DEPTH = 100
 
 GRAMMAR = r"""
 ?start: line
@@ -438,6 +440,7 @@ def _parse_line(text: str, definitions: dict, line, source):
         tree = _parser().parse(text)
     except LarkError as err:
         raise _syntax_error(err, text, line, source) from None
+    _check_depth(tree, line, source)
     builder = _Builder(definitions)
     try:
         if tree.data == "define":
@@ -447,6 +450,30 @@ def _parse_line(text: str, definitions: dict, line, source):
     except PredicateError as err:
         raise err.located(source=source, line=line) from None
     return node
+
+
+def _check_depth(tree, line, source) -> None:
+    """Refuse a tree deeper than :data:`MAX_DEPTH` (walked without recursion): every step
+    after the parse walks it recursively."""
+    from lark import Tree
+    stack = [(tree, 1)]
+    while stack:
+        t, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            col = t.meta.column if not t.meta.empty else None
+            raise PredicateError(f"the condition nests more than {MAX_DEPTH} deep (not, "
+                                 "parentheses, + and -): write it flatter", source=source,
+                                 line=line, column=col)
+        stack.extend((c, depth + 1) for c in t.children if isinstance(c, Tree))
+
+
+def _node_depth(node: Node) -> int:
+    depth, stack = 0, [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        depth = max(depth, d)
+        stack.extend((a, d + 1) for a in n.args)
+    return depth
 
 
 def parse_program(text: str, source: str | None = None) -> Node:
@@ -473,7 +500,15 @@ def parse_program(text: str, source: str | None = None) -> Node:
             if len(definitions) >= MAX_DEFINITIONS:
                 raise PredicateError(f"more than {MAX_DEFINITIONS} definitions",
                                      source=source, line=lineno)
+            if _node_depth(node) > MAX_DEPTH:
+                raise PredicateError(f"{name} nests more than {MAX_DEPTH} deep with the "
+                                     "definitions it uses: write it flatter", source=source,
+                                     line=lineno, column=1, token=name)
             definitions[name] = node
+        elif _node_depth(item) > MAX_DEPTH:
+            raise PredicateError(f"the condition nests more than {MAX_DEPTH} deep with the "
+                                 "definitions it uses: write it flatter", source=source,
+                                 line=lineno, column=1)
         elif condition is not None:
             raise PredicateError("a second condition: the file holds definitions (NAME = ...) "
                                  f"and one condition (the first is on line {condition[1]})",

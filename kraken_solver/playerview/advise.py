@@ -336,7 +336,7 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     known_masks = _with_predeal(parse_known(known, seat_i, mask), predeal, seat_i)
     trumps = (trump_i,) if trump_i is not None else (0, 1, 2, 3)
     where_text = None
-    if where:
+    if where is not None:
         from ..dealing.generator import check_max_tries, condition_for, read_where
         from ..dealing.predeal import predeal_text
         node = read_where(where)
