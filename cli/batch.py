@@ -148,7 +148,8 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
     if (where is not None or predeal) and input_path is not None:
         raise click.UsageError("--where and --predeal choose among generated deals: give "
                                "--deals N, not --input")
-    make_condition(ctx, PROG, where, predeal)       # a bad condition: one line, status 2
+    # a bad condition, or one too rare for --max-tries: one line, status 2, before any work
+    make_condition(ctx, PROG, where, predeal, first_block=(seed, deals or 1, max_tries))
     from kraken_solver.batch.config import format_for, make_config, paths_for
     from kraken_solver.batch.run import run_batch
     from kraken_solver.batch.store import check_batch_outputs

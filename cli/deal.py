@@ -75,16 +75,14 @@ def main(ctx, deals, seed, where, predeal, max_tries, fmt, out, stats, quiet):
     from kraken_solver.dealing.generator import DealingStats
     from kraken_solver.errors import KrakenError
     from kraken_solver.notation.outputs import atomic_open, check_output
-    cond = make_condition(ctx, PROG, where, predeal)
+    # the first block now: an impossible or too rare condition stops before any file
+    cond = make_condition(ctx, PROG, where, predeal, first_block=(seed, deals, max_tries))
     counts = DealingStats()
     bar = None
     try:
         inputs = [where.strip()[1:]] if where and where.strip().startswith("@") else []
         if out is not None:
             check_output(out, inputs=inputs)
-        if cond is not None:
-            # the first block now: an impossible or too rare condition stops before any file
-            cond.hands(seed, 0, min(deals, 64), max_tries=max_tries)
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
             bar = tqdm(total=deals, unit="deal", file=sys.stderr, dynamic_ncols=True)

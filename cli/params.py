@@ -114,16 +114,23 @@ def condition_options(f):
     return f
 
 
-def make_condition(ctx, prog: str, where, predeal, *, long_runs_100: bool = False):
+def make_condition(ctx, prog: str, where, predeal, *, long_runs_100: bool = False,
+                   first_block=None):
     """The :class:`~kraken_solver.dealing.generator.Condition` of ``--where`` and
-    ``--predeal``, or None when neither is given.  Bad or impossible input: one line
-    ``PROG: error: --where, column C: ...`` on stderr and exit status 2, before any work."""
+    ``--predeal``, or None when neither is given.  ``first_block``: (seed, deals, max_tries)
+    to deal the first block now, so that a condition too rare for ``--max-tries`` stops
+    before any work.  Bad or impossible input: one line ``PROG: error: --where, column C:
+    ...`` on stderr and exit status 2, before any work."""
     if where is None and not predeal:
         return None
-    from kraken_solver.dealing.generator import Condition
+    from kraken_solver.dealing.generator import DEALS_PER_BLOCK, Condition
     from kraken_solver.errors import KrakenError, PredealError
     try:
-        return Condition(where, list(predeal) or None, long_runs_100=long_runs_100)
+        cond = Condition(where, list(predeal) or None, long_runs_100=long_runs_100)
+        if first_block is not None:
+            seed, deals, max_tries = first_block
+            cond.hands(seed, 0, min(deals, DEALS_PER_BLOCK), max_tries=max_tries)
+        return cond
     except KrakenError as err:
         if err.source is None:
             err = err.located(source="--predeal" if isinstance(err, PredealError) else

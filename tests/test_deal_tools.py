@@ -93,6 +93,7 @@ def test_batch_resume_checks_the_condition(reference, tmp_path):
     (["--where", "hearts(S) >="], "--where, column 13"),
     (["--where", "has(N, HJ)", "--predeal", "S:HJ"], "no deal can meet"),
     (["--predeal", "S:HJ N:HJ"], "--predeal"),
+    (["--where", "roem(S, H) >= 300", "--max-tries", "1000"], "no deal met the condition"),
 ])
 def test_batch_bad_condition_is_one_line_exit_2_nothing_written(tmp_path, args, words):
     out = tmp_path / "x.csv"
