@@ -375,6 +375,9 @@ def test_random_predicates_deal_what_they_say(text, seed):
     ("has(S, HA HK)", "S:AKQJT98...", "false for every deal"),
     ("has(S, HA) and has(S, HK)", "S:AKQJT98...", "9 given cards"),
     ("has(S, HJ) and not has(S, HJ)", None, "false for every deal that holds S:HJ"),
+    ("hearts(S) + hearts(N) + hearts(E) >= 9", None, "false for every deal"),
+    ("aces(S) + aces(W) + aces(N) + aces(E) != 4", None, "false for every deal"),
+    ("hearts(S) + hearts(N) > 5", "E:HA HK W:HQ", "false for every deal"),
     ("has(S, HJ) and (void(S, H) or has(N, HJ))", "N:SA", "false for every deal that holds"),
 ])
 def test_decidable_impossibilities_are_refused_at_once(where, predeal, words):

@@ -123,9 +123,11 @@ def _range(node: Node, predeal: tuple) -> tuple[int, int]:
     k = node.kind
     if k == "const":
         return node.value, node.value
+    if k == "arith" and node.op == "+":
+        return _sum_range(node, predeal)
     if k == "arith":
         (a, b), (c, d) = (_range(x, predeal) for x in node.args)
-        return (a + c, b + d) if node.op == "+" else (a - d, b - c)
+        return a - d, b - c
     seats = node.seats
     mine = 0
     for s in seats:
@@ -136,13 +138,8 @@ def _range(node: Node, predeal: tuple) -> tuple[int, int]:
             others |= predeal[s]
     size = 8 * len(seats)
     free = size - popcount(mine)
-    if is_length(node) or node.name in RANK_FUNCTIONS or node.name == "count":
-        if is_length(node):
-            group = SUIT_MASK[node.suit]
-        elif node.name == "count":
-            group = node.cards
-        else:
-            group = 0x01010101 << RANK_FUNCTIONS[node.name]
+    group = _group(node)
+    if group is not None:
         lo = popcount(mine & group)
         return lo, min(lo + free, popcount(group & ~others))
     if node.name == "longest":
@@ -152,6 +149,46 @@ def _range(node: Node, predeal: tuple) -> tuple[int, int]:
     if node.name == "points":
         return 0, 152
     return 0, 400 * len(seats)         # roem: two fours (300), or a run and stuk, per hand
+
+
+def _group(node: Node) -> int | None:
+    """The cards a counting node counts (a suit, a rank, a list), or None."""
+    if node.kind != "func":
+        return None
+    if is_length(node):
+        return SUIT_MASK[node.suit]
+    if node.name == "count":
+        return node.cards
+    if node.name in RANK_FUNCTIONS:
+        return 0x01010101 << RANK_FUNCTIONS[node.name]
+    return None
+
+
+def _sum_range(node: Node, predeal: tuple) -> tuple[int, int]:
+    """The range of a sum: terms that count the same cards in other seats count them once
+    together (``hearts(S) + hearts(N)`` is at most 8, as ``hearts(NS)``)."""
+    terms, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == "arith" and n.op == "+":
+            stack.extend(n.args)
+        else:
+            terms.append(n)
+    merged: dict = {}
+    lo = hi = 0
+    for t in terms:
+        g = _group(t)
+        seats = merged.get(g, ())
+        if g is not None and not set(seats) & set(t.seats):
+            merged[g] = seats + t.seats
+            continue
+        a, b = _range(t, predeal)
+        lo, hi = lo + a, hi + b
+    for g, seats in merged.items():
+        a, b = _range(Node("func", "int", name="count", seats=tuple(sorted(seats)), cards=g),
+                      predeal)
+        lo, hi = lo + a, hi + b
+    return lo, hi
 
 
 def _decide(op: str, left: tuple, right: tuple):
