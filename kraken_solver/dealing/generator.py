@@ -140,8 +140,10 @@ def _range(node: Node, predeal: tuple) -> tuple[int, int]:
     free = size - popcount(mine)
     group = _group(node)
     if group is not None:
-        lo = popcount(mine & group)
-        return lo, min(lo + free, popcount(group & ~others))
+        held = popcount(mine & group)
+        loose = popcount(group & ~others & ~mine)       # not predealt anywhere
+        room_elsewhere = 8 * (4 - len(seats)) - popcount(others)
+        return held + max(0, loose - room_elsewhere), min(held + free, held + loose)
     if node.name == "longest":
         return 2, 8
     if node.name == "shortest":
