@@ -361,6 +361,33 @@ def test_random_predicates_deal_what_they_say(text, seed):
     assert all(naive_where.meets(node, d) for d in deals)
 
 
+@st.composite
+def predeals(draw):
+    cards = draw(st.lists(st.integers(0, 31), min_size=1, max_size=12, unique=True))
+    hands = [0, 0, 0, 0]
+    for c in cards:
+        s = draw(st.integers(0, 3))
+        if bin(hands[s]).count("1") < 8:
+            hands[s] |= 1 << c
+    return tuple(hands)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conditions(), predeals(), st.integers(0, 2**32))
+def test_random_predicates_with_a_random_predeal(text, predeal, seed):
+    """As above with cards predealt: a refusal decided at once is checked on deals that hold
+    the predeal (dealt by the generator without a condition)."""
+    node = parse_predicate(text)
+    try:
+        deals = deal_where(text, predeal, n=10, seed=seed, max_tries=20_000)
+    except ImpossibleConditionError as e:
+        if "no deal can meet" in str(e):
+            sample = deal_where(None, predeal, n=2000, seed=seed)
+            assert not any(naive_where.meets(node, d) for d in sample), text
+        return
+    assert all(naive_where.meets(node, d, predeal) for d in deals)
+
+
 # ----------------------------------------------------------------------------- refusals
 @pytest.mark.parametrize("where, predeal, words", [
     ("hearts(S) >= 9", None, "false for every deal"),
