@@ -250,7 +250,7 @@ def _layouts(predeal, free_seats):
     ``free_seats`` (two seats), as four masks."""
     rest = [c for c in range(32) if not sum(predeal) >> c & 1]
     a, b = free_seats
-    need = 8 - bin(predeal[a]).count("1")
+    need = 8 - predeal[a].bit_count()
     for pick in itertools.combinations(rest, need):
         hands = list(predeal)
         hands[a] |= mask_of(pick)
@@ -367,7 +367,7 @@ def predeals(draw):
     hands = [0, 0, 0, 0]
     for c in cards:
         s = draw(st.integers(0, 3))
-        if bin(hands[s]).count("1") < 8:
+        if hands[s].bit_count() < 8:
             hands[s] |= 1 << c
     return tuple(hands)
 
@@ -508,13 +508,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _readme_section():
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
     start = text.index("## Dealing with conditions")
     return text[start:text.index("\n## ", start + 1)]
 
 
 def test_readme_forms_are_conditions_that_deal():
-    blocks = re.findall(r"```\n(.*?)```", _readme_section(), re.S)
+    blocks = re.findall(r"```\n(.*?)```", _readme_section(), re.DOTALL)
     forms = next(b for b in blocks if b.startswith("hearts(S) >= 4\n")).splitlines()
     issue = {"hearts(S) >= 4", "spades(N) == 0", "has(S, HJ)", "has(S, HJ H9)",
              "has(N, HJ) or has(S, HJ)", "points(S, H) >= 40", "roem(S, H) >= 20",
@@ -528,10 +529,10 @@ def test_readme_forms_are_conditions_that_deal():
 def test_readme_kraken_deal_commands_run(tmp_path, monkeypatch):
     import shlex
     section = _readme_section()
-    sample = re.search(r"```\n\$ (kraken-deal .*?)\n(.*?)```", section, re.S)
+    sample = re.search(r"```\n\$ (kraken-deal .*?)\n(.*?)```", section, re.DOTALL)
     r = deal_cli(*shlex.split(sample.group(1))[1:])
     assert r.exit_code == 0 and r.stdout == sample.group(2), r.output
-    lines = [ln for ln in re.findall(r"^kraken-deal .*$", section, re.M)]
+    lines = [ln for ln in re.findall(r"^kraken-deal .*$", section, re.MULTILINE)]
     assert len(lines) >= 3
     monkeypatch.chdir(tmp_path)
     for line in lines:

@@ -55,7 +55,8 @@ def test_batch_deals_are_the_api_deals_and_meet_the_condition(reference):
     assert deals == [str(d) for d in deal_where(WHERE, PREDEAL, n=DEALS, seed=SEED)]
     node = parse_predicate(WHERE)
     assert all(naive_where.meets(node, Deal.from_pbn(d)) for d in deals)
-    meta = json.loads(open(f"{reference}.meta.json").read())
+    with open(f"{reference}.meta.json") as f:
+        meta = json.load(f)
     assert meta["config"]["where"] == "has(N, HJ) and hearts(N) >= 3"
     assert meta["config"]["predeal"] == "E:SA"
     assert meta["max_tries"] == 10**7 and "meet 'where'" in meta["deal_generation"]
