@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
-import time
 
 import naive_where
 import pandas as pd
 import pytest
+from batch_kill import kill_after_first_chunk, wait_gone
 from click.testing import CliRunner
 
 from kraken_solver import Deal, deal_where, trump_table
@@ -111,43 +109,14 @@ def test_batch_refuses_a_condition_with_an_input_file(tmp_path):
     assert r.exit_code == 2 and "not --input" in r.stderr
 
 
-def _children(pid):
-    kids = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(d))
-    return kids
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and SIGKILL")
 def test_batch_kill_9_then_resume_gives_the_uninterrupted_file(reference, tmp_path):
     out = tmp_path / "killed.csv"
     args = ["--deals", str(DEALS), "--seed", str(SEED), "--where", WHERE, "--predeal",
             PREDEAL, "--out", str(out), "--workers", "1", "--chunk-size", "1", "--quiet"]
-    proc = subprocess.Popen([sys.executable, "-m", "kraken_solver.cli.batch", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     parts = tmp_path / "killed.csv.parts"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        done = [p for p in (os.listdir(parts) if parts.exists() else [])
-                if p.startswith("chunk-")]
-        if done or proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, proc.communicate()
-    workers = _children(proc.pid)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    for w in workers:           # the orphaned worker notices its parent is gone and exits
-        deadline = time.time() + 20
-        while os.path.exists(f"/proc/{w}") and time.time() < deadline:
-            time.sleep(0.1)
+    workers = kill_after_first_chunk(args, parts)
+    assert wait_gone(workers)   # the orphaned worker notices its parent is gone and exits
     assert not out.exists()
     done = [p for p in os.listdir(parts) if p.startswith("chunk-")]
     assert 1 <= len(done) < DEALS
