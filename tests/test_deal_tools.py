@@ -14,12 +14,11 @@ import pandas as pd
 import pytest
 from batch_kill import kill_after_first_chunk, wait_gone
 from click.testing import CliRunner
+from test_batch import run as batch
+from test_batch import values
 
 from kraken_solver import Deal, deal_where, trump_table
-from kraken_solver.batch.config import TIMING_COLUMNS
-from kraken_solver.batch.store import read_results
 from kraken_solver.cli.advise import main as advise_main
-from kraken_solver.cli.batch import main as batch_main
 from kraken_solver.dealing.predicate import parse_predicate
 from kraken_solver.game.cards import hand_text
 from kraken_solver.playerview.advise import advise
@@ -27,15 +26,6 @@ from kraken_solver.playerview.advise import advise
 WHERE = "has(N, HJ) and hearts(N) >= 3"
 PREDEAL = "E:SA"
 SEED, DEALS = 4, 5
-
-
-def batch(*args):
-    return CliRunner().invoke(batch_main, [str(a) for a in args])
-
-
-def values(path):
-    df = read_results(path)
-    return df.drop(columns=[c for c in TIMING_COLUMNS if c in df.columns])
 
 
 @pytest.fixture(scope="module")
