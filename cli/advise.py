@@ -15,7 +15,7 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli import symbols_ok as _symbols_ok
-from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options
 from kraken_solver.errors import KrakenError
 from kraken_solver.game.cards import SEATS
 from kraken_solver.limits import MAX_ADVISE_SAMPLES, MAX_SEED
@@ -40,6 +40,7 @@ PROG = "kraken-advise"
               help=RULES_HELP)
 @click.option("--known", multiple=True, metavar="SEAT:CARDS",
               help="Cards known to be in a seat's hand, e.g. E:HA,HK (repeatable).")
+@condition_options
 @click.option("--workers", type=AsciiInt(), default=None,
               help="Worker processes (default: one per core; at most 4 per core).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
@@ -50,8 +51,8 @@ PROG = "kraken-advise"
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
 @guard_output(PROG)
-def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, workers, scheduler,
-         as_json, ascii_, quiet):
+def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, where, predeal,
+         max_tries, workers, scheduler, as_json, ascii_, quiet):
     """Advise on trump (and doubling) for the known HAND ("S.H.D.C", e.g. AJ9.K7.T8.A).
 
     The other 24 cards are dealt at random to the other three seats (respecting --known),
@@ -62,12 +63,16 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
     a double pays the defenders when the playing team's expected score is negative).  The
     first player is --seat unless --first says otherwise (with --trump too); the output says
     whose side the advice is for, and when it is within noise or needs more samples.
+    --where conditions the layouts (e.g. 'has(N, HA)': only layouts where N holds the ace
+    of hearts, uniformly among them); --predeal adds known cards as --known does.
     Values are in points, from the playing team's side (the first player's team).
     """
     from kraken_solver.playerview.advise import advise, format_advice
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")
+    from kraken_solver.errors import PredealError, PredicateError
+    from kraken_solver.errors import ImpossibleConditionError as Impossible
     bar = None
     try:
         if not quiet and sys.stderr.isatty():
@@ -76,14 +81,19 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, worker
         with first_run_notice(PROG):    # the local pool loads the kernels in this process
             a = advise(hand, seat=seat, first=first, trump=trump, samples=samples, seed=seed,
                        rules=rules_option(rules_name), known=known, workers=workers,
-                       scheduler=scheduler, progress=bar,
+                       scheduler=scheduler, progress=bar, where=where,
+                       predeal=list(predeal) or None, max_tries=max_tries,
                        log=None if quiet else lambda line: click.echo(f"{PROG}: {line}",
                                                                       err=True))
     except KrakenError as err:
         if bar is not None:
             bar.close()
+        if isinstance(err, (PredicateError, PredealError)) and err.source is None:
+            err = err.located(source="--predeal" if isinstance(err, PredealError)
+                              else "--where")
         click.echo(f"{PROG}: error: {err}", err=True)
-        ctx.exit(1)
+        # a condition that cannot be read or met: status 2, as a bad option
+        ctx.exit(2 if isinstance(err, (PredicateError, PredealError, Impossible)) else 1)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()

@@ -19,7 +19,7 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
-from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
 from kraken_solver.errors import KrakenError
 from kraken_solver.game.cards import SEATS
 from kraken_solver.limits import MAX_BATCH_DEALS, MAX_SEED
@@ -58,6 +58,9 @@ def _command_line(ctx) -> list[str]:
         flag = max(param.opts, key=len)
         if value is True:
             words.append(flag)
+        elif isinstance(value, tuple):          # a repeatable option: each value
+            for v in value:
+                words += [flag, str(v)]
         else:
             words += [flag, str(value)]
     return words
@@ -94,6 +97,7 @@ def _raise_interrupt(signum, frame):
                    "one that contradicts the name's extension is refused).")
 @click.option("--chunk-size", type=AsciiInt(1, 100000), default=64, show_default=True,
               help="Deals per part file (the unit of work and of resuming).")
+@condition_options
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run with the same options (reuses its parts).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no closing line.")
@@ -101,7 +105,7 @@ def _raise_interrupt(signum, frame):
 @click.pass_context
 @guard_output(PROG, needs_stdout=False)
 def main(ctx, deals, input_path, seed, out, rules_name, first, objective, workers, scheduler,
-         fmt, chunk_size, resume, quiet):
+         fmt, chunk_size, where, predeal, max_tries, resume, quiet):
     """Solve many deals double dummy for all four trumps of the first player.
 
     One row per (deal, trump): deal_id, deal (PBN), first, trump, rules, score, made,
@@ -109,11 +113,14 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
     nodes and ms (the work: they vary from run to run).  Values are in points, from the
     playing team's side (RULES.md section 8).  Deals come from SeedSequence(SEED), one child
     per block of 64 deals, so the file does not depend on --workers or on resuming.
+    --where and --predeal deal only the deals that meet a condition (README: Dealing with
+    conditions); they are recorded in the sidecar, and --resume checks them.
 
     \b
     Examples:
       kraken-batch --deals 10000 --seed 1 --out results.csv
       kraken-batch --deals 10000 --seed 1 --out results.csv --resume
+      kraken-batch --deals 1000 --where 'has(N, HJ H9)' --out jack-nine.csv
       kraken-batch --deals 1000000 --seed 1 --out big.parquet --scheduler tcp://HOST:8786
       kraken-batch summarize results.csv --csv tables/ --plots plots/
     """
@@ -138,6 +145,11 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         raise click.UsageError("--workers and --scheduler cannot be used together (local:N "
                                "sets the number of local Dask workers)")
     objectives = _objectives(objective)
+    if (where is not None or predeal) and input_path is not None:
+        raise click.UsageError("--where and --predeal choose among generated deals: give "
+                               "--deals N, not --input")
+    # a bad condition, or one too rare for --max-tries: one line, status 2, before any work
+    make_condition(ctx, PROG, where, predeal, first_block=(seed, deals or 1, max_tries))
     from kraken_solver.batch.config import format_for, make_config, paths_for
     from kraken_solver.batch.run import run_batch
     from kraken_solver.batch.store import check_batch_outputs
@@ -149,7 +161,8 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         check_workers(workers)
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
                              rules=rules_option(rules_name), objectives=objectives,
-                             chunk_size=chunk_size, fmt=fmt)
+                             chunk_size=chunk_size, fmt=fmt, where=where,
+                             predeal=list(predeal) or None, max_tries=max_tries)
     except KrakenError as err:
         _fail(ctx, err)
     progress = not quiet and sys.stderr.isatty()
@@ -201,7 +214,7 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
     how often they pick a double-dummy best trump and what they cost per deal, in points.
     """
     from kraken_solver.batch.plots import write_plots
-    from kraken_solver.batch.store import line_locator, read_results
+    from kraken_solver.batch.store import batch_condition, line_locator, read_results
     from kraken_solver.batch.summary import format_summary, summarize, write_csv_tables
     from kraken_solver.notation.outputs import make_output_dir
     try:
@@ -212,7 +225,7 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
             make_output_dir(csv_dir, what="the --csv folder", inputs=[file])
         if plots_dir is not None:
             make_output_dir(plots_dir, what="the --plots folder", inputs=[file])
-        click.echo(format_summary(s, source=file))
+        click.echo(format_summary(s, source=file, condition=batch_condition(file)))
         if csv_dir is not None:
             paths = write_csv_tables(s, csv_dir, inputs=[file])
             click.echo(f"{PROG}: wrote {len(paths)} tables to {csv_dir}", err=True)

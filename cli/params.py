@@ -90,3 +90,50 @@ def one_standard_input(ctx, param, value):
 def _places(value) -> str:
     at = [str(i) for i, name in enumerate(value, start=1) if name == "-"]
     return ", ".join(at[:-1]) + " and " + at[-1]
+
+
+# ----------------------------------------------------------------------------- conditions
+#: the help of the shared condition options (kraken-deal, kraken-batch, kraken-advise, ...)
+WHERE_HELP = ("Deal only deals that meet this condition, e.g. 'hearts(S) >= 4 and has(S, HJ)'; "
+              "@FILE reads definitions (NAME = ...) and the condition from a file.  README "
+              "'Dealing with conditions' lists the forms.")
+PREDEAL_HELP = ("Cards placed before dealing: SEAT:CARDS (S:HJ H9 HA) or a whole hand "
+                "(S:AJ9.K7.T8.A); repeatable, or several seats in one (S:HJ N:SA).")
+
+
+def condition_options(f):
+    """The shared ``--where EXPR``, ``--predeal SEAT:CARDS`` (repeatable) and ``--max-tries``
+    options of the tools that deal (:func:`make_condition` reads them)."""
+    from kraken_solver.limits import DEFAULT_DEAL_TRIES, MAX_DEAL_TRIES
+    f = click.option("--max-tries", type=AsciiInt(1, MAX_DEAL_TRIES), default=DEFAULT_DEAL_TRIES,
+                     show_default=True,
+                     help="The most candidate deals one block of 64 deals may test before "
+                          "giving up (the line says the acceptance rate found).")(f)
+    f = click.option("--predeal", multiple=True, metavar="SEAT:CARDS", help=PREDEAL_HELP)(f)
+    f = click.option("--where", default=None, metavar="EXPR|@FILE", help=WHERE_HELP)(f)
+    return f
+
+
+def make_condition(ctx, prog: str, where, predeal, *, long_runs_100: bool = False,
+                   first_block=None):
+    """The :class:`~kraken_solver.dealing.generator.Condition` of ``--where`` and
+    ``--predeal``, or None when neither is given.  ``first_block``: (seed, deals, max_tries)
+    to deal the first block now, so that a condition too rare for ``--max-tries`` stops
+    before any work.  Bad or impossible input: one line ``PROG: error: --where, column C:
+    ...`` on stderr and exit status 2, before any work."""
+    if where is None and not predeal:
+        return None
+    from kraken_solver.dealing.generator import DEALS_PER_BLOCK, Condition
+    from kraken_solver.errors import KrakenError, PredealError
+    try:
+        cond = Condition(where, list(predeal) or None, long_runs_100=long_runs_100)
+        if first_block is not None:
+            seed, deals, max_tries = first_block
+            cond.hands(seed, 0, min(deals, DEALS_PER_BLOCK), max_tries=max_tries)
+        return cond
+    except KrakenError as err:
+        if err.source is None:
+            err = err.located(source="--predeal" if isinstance(err, PredealError) else
+                              "--where" if err.column is not None else None)
+        click.echo(f"{prog}: error: {err}", err=True)
+        ctx.exit(2)

@@ -23,6 +23,7 @@ _EXPORTS = {
     "Deal": "game.deal",
     "CardParseError": "errors", "DealError": "errors", "DealFileError": "errors",
     "IllegalCardError": "errors", "KrakenError": "errors", "RulesError": "errors",
+    "PredicateError": "errors", "PredealError": "errors", "ImpossibleConditionError": "errors",
     "PRESETS": "game.rules", "Rules": "game.rules",
     "Position": "game.position", "TrickRecord": "game.position", "legal_cards": "game.position",
     "Meld": "game.roem", "declared_melds": "game.roem", "hand_roem": "game.roem",
@@ -40,6 +41,8 @@ _EXPORTS = {
     "Layouts": "playerview.layouts", "Observation": "playerview.observation",
     "observe": "playerview.observation",
     "PlayerViewReview": "playerview.review", "review_player_view": "playerview.review",
+    "deal_where": "dealing.generator", "Condition": "dealing.generator",
+    "DealingStats": "dealing.generator", "parse_predicate": "dealing.predicate",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -78,3 +78,20 @@ class RulesError(KrakenError):
 
 class DealFileError(KrakenError):
     """A deal file has a syntax error (unknown tag, bad value, missing deal)."""
+
+
+class PredicateError(KrakenError):
+    """A dealing condition (``--where``) cannot be read: a syntax error, an unknown function
+    or name, a wrong number of arguments, a seat, suit or card typo, a number where a
+    condition belongs.  ``column`` (and ``line`` in a file) says where."""
+
+
+class PredealError(KrakenError):
+    """A predeal (``--predeal "S:HJ H9"``) cannot be read, or asks for the impossible: a card
+    in two seats, more than 8 cards in a hand."""
+
+
+class ImpossibleConditionError(KrakenError):
+    """No deal can meet the condition and the predeal, found before any dealing (a card in
+    two seats, lengths that add up to more than 8, a comparison no hand can meet), or no
+    candidate met it within the bound on the candidates tried (``--max-tries``)."""

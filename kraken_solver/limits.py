@@ -17,3 +17,8 @@ MAX_SEED = 2**63 - 1
 #: the most hand roem one team can declare, points (RULES.md rule 17: every meld and stuk of
 #: one hand is well below it; a bound on a typed [Declared] value)
 MAX_HAND_ROEM = 1000
+#: the most candidate deals one block of 64 conditioned deals may test (``--max-tries``): a
+#: hundred billion is days of one core at 200,000 candidates a second
+MAX_DEAL_TRIES = 10**11
+#: the default of ``--max-tries``: ten million candidates, under a minute of one core
+DEFAULT_DEAL_TRIES = 10**7

@@ -12,15 +12,14 @@ import io
 import json
 import os
 import re
-import signal
 import stat
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pandas as pd
 import pytest
+from batch_kill import kill_after_first_chunk, wait_gone
 from click.testing import CliRunner
 
 from kraken_solver import Deal, Position, Rules, trump_table
@@ -224,55 +223,18 @@ def test_messages_say_what_they_count_in_the_right_number(tmp_path):
     assert f"kraken-batch: {out} is already complete (12 rows); nothing to do" in r.stderr
 
 
-def _children(pid):
-    kids = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(d))
-    return kids
-
-
-def _alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and SIGKILL")
 def test_kill_9_then_resume_gives_the_uninterrupted_file(reference, tmp_path):
     out = tmp_path / "killed.csv"
     args = ["--deals", str(DEALS), "--seed", str(SEED), "--out", str(out), "--objective",
             "score,points", "--workers", "1", "--chunk-size", "1", "--quiet"]
-    proc = subprocess.Popen([sys.executable, "-m", "kraken_solver.cli.batch", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     parts = tmp_path / "killed.csv.parts"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        done = [p for p in (os.listdir(parts) if parts.exists() else [])
-                if p.startswith("chunk-")]
-        if done or proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, proc.communicate()
-    workers = _children(proc.pid)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    workers = kill_after_first_chunk(args, parts)
     assert not out.exists()
     done = [p for p in os.listdir(parts) if p.startswith("chunk-")]
     assert 1 <= len(done) < DEALS
     # the orphaned workers notice their parent is gone and exit
-    deadline = time.time() + 20
-    while any(_alive(w) for w in workers) and time.time() < deadline:
-        time.sleep(0.1)
-    assert not any(_alive(w) for w in workers)
+    assert wait_gone(workers)
     # the unfinished run's sidecar is in the work directory, none beside the output yet
     assert not (tmp_path / "killed.csv.meta.json").exists()
     meta = json.loads((parts / "run.meta.json").read_text())

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..errors import KrakenError
 from ..game.cards import SEATS, is_int
 from ..game.rules import Rules, as_rules
-from ..limits import MAX_BATCH_DEALS
+from ..limits import DEFAULT_DEAL_TRIES, MAX_BATCH_DEALS
 from ..notation.outputs import file_kind
 
 #: the most deals one batch takes (``limits.MAX_BATCH_DEALS``)
@@ -81,6 +81,13 @@ class BatchConfig:
     input: str | None = None
     input_sha256: str | None = None
     input_bytes: int | None = None
+    #: the condition of the generated deals (``--where``, ``--predeal``) as canonical text,
+    #: None for none (:mod:`kraken_solver.dealing.generator`)
+    where: str | None = None
+    predeal: str | None = None
+    #: the most candidates a block of 64 conditioned deals tests: it never changes the deals,
+    #: only whether a too rare condition stops
+    max_tries: int = dataclasses.field(default=DEFAULT_DEAL_TRIES, compare=False)
     # the input as the user named it, for messages (``input`` is absolute, for the workers
     # and a resume from another folder); not part of the configuration compared
     input_name: str | None = dataclasses.field(default=None, compare=False)
@@ -105,7 +112,20 @@ class BatchConfig:
             "format": self.fmt,
             "input_sha256": self.input_sha256,
             "input_bytes": self.input_bytes,
+            # only when given: a sidecar of a run without a condition reads as before
+            **({"where": self.where} if self.where else {}),
+            **({"predeal": self.predeal} if self.predeal else {}),
         }
+
+    @property
+    def conditioned(self) -> bool:
+        """Are the generated deals those that meet a condition (``--where``/``--predeal``)?"""
+        return bool(self.where or self.predeal)
+
+    def stream(self) -> tuple:
+        """What a worker needs to make the generated deals: (seed, where, predeal,
+        max_tries), for :func:`stream_deals`."""
+        return (self.seed, self.where, self.predeal, self.max_tries)
 
     @property
     def n_chunks(self) -> int | None:
@@ -123,6 +143,20 @@ class BatchConfig:
                           name=self.input_shown)
 
 
+def stream_deals(stream: tuple, start: int, stop: int) -> list:
+    """Deals ``start .. stop-1`` of a :meth:`BatchConfig.stream`: the seeded deals
+    (:func:`~kraken_solver.dealing.seeded.generate_deals`), or with a condition those of
+    :class:`~kraken_solver.dealing.generator.Condition` (the same seed, the same deals).
+    Raises ImpossibleConditionError when a block tests ``max_tries`` candidates in vain."""
+    seed, where, predeal, max_tries = stream
+    if not where and not predeal:
+        from ..dealing.seeded import generate_deals
+        return generate_deals(seed, start, stop)
+    from ..dealing.generator import condition_for
+    return condition_for(where or None, predeal or None).deals(seed, start, stop,
+                                                               max_tries=max_tries)
+
+
 def _as_dealt(spec) -> None:
     if spec.played:
         raise KrakenError("the batch solves deals as dealt; this deal has played "
@@ -131,15 +165,19 @@ def _as_dealt(spec) -> None:
 
 def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | None = None,
                 first=None, rules=None, objectives=("score",), chunk_size: int = CHUNK_SIZE,
-                fmt: str = "csv") -> BatchConfig:
+                fmt: str = "csv", where=None, predeal=None,
+                max_tries: int = DEFAULT_DEAL_TRIES) -> BatchConfig:
     """Check the options of a batch and build its :class:`BatchConfig`.
 
     Either ``deals`` (with ``seed``) or ``input`` (a deal file, a regular file: the deals as
     dealt, all four trumps, played cards not allowed; its SHA-256 is taken of the bytes read,
     and its first megabyte is checked now, the rest while the batch runs).  ``first``/``rules``
     default to N and ``kraken`` for generated deals and to the file's values for an input
-    file.  Raises KrakenError (and the deal-file errors of
-    :class:`~kraken_solver.notation.reader.DealReader`)."""
+    file.  ``where``/``predeal``: deal only the seeded deals that meet a condition
+    (:class:`~kraken_solver.dealing.generator.Condition`; recorded canonically, compared on
+    resume; not with ``input``), ``max_tries`` the bound on one block's candidates.  Raises
+    KrakenError (PredicateError, PredealError, ImpossibleConditionError for the condition; the
+    deal-file errors of :class:`~kraken_solver.notation.reader.DealReader`)."""
     from ..game.cards import as_seat
     bad = [o for o in objectives if o not in OBJECTIVES]
     if bad:
@@ -153,6 +191,19 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         raise KrakenError("the chunk size must be from 1 to 100000", token=str(chunk_size))
     first_i = as_seat(first) if first is not None else None
     rules_r = as_rules(rules) if rules is not None else None
+    where_text = predeal_text = None
+    if where is not None or predeal:
+        if input is not None:
+            raise KrakenError("--where and --predeal choose among generated deals: give --deals "
+                              "N, not --input")
+        from ..dealing.generator import check_max_tries, condition_for, read_where
+        from ..dealing.predeal import parse_predeal
+        from ..dealing.predeal import predeal_text as canonical_predeal
+        node = read_where(where)
+        where_text = str(node) if node is not None else None
+        predeal_text = canonical_predeal(parse_predeal(predeal)) or None
+        condition_for(where_text, predeal_text)          # refuses the impossible now
+        max_tries = check_max_tries(max_tries)
     if input is not None:
         if deals is not None:
             raise KrakenError("give either a number of deals or an input file, not both")
@@ -171,7 +222,8 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
     return BatchConfig(deals=int(deals), seed=int(seed),
                        first=first_i if first_i is not None else 0,
                        rules=rules_r if rules_r is not None else Rules(),
-                       objectives=objectives, chunk_size=int(chunk_size), fmt=fmt)
+                       objectives=objectives, chunk_size=int(chunk_size), fmt=fmt,
+                       where=where_text, predeal=predeal_text, max_tries=int(max_tries))
 
 
 def hash_input(path) -> tuple[str, int]:

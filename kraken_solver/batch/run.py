@@ -38,7 +38,6 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..dealing.seeded import generate_deals
 from ..engine.trumps import solve_trumps
 from ..errors import KrakenError
 from ..game.deal import Deal
@@ -46,7 +45,7 @@ from ..notation.outputs import remove_temporaries, write_bytes
 from ..notation.text import count
 from ..workers.pool import make_pool
 from ..workers.task import report_progress, worker_searcher
-from .config import BatchConfig, columns_for, paths_for
+from .config import BatchConfig, columns_for, paths_for, stream_deals
 from .store import (RUN_META, assemble, check_batch_outputs, check_done_parts, check_same_input,
                     csv_value, list_parts, lock_dir, meta_to_run, now_stamp, part_name,
                     remove_empty_dir, rows_of, write_meta)
@@ -61,7 +60,7 @@ def _solve_chunk(task) -> dict:
     t0 = time.perf_counter()
     n0 = searcher.nodes
     if items is None:
-        items = [(d, first, rules) for d in generate_deals(seed, start, stop)]
+        items = [(d, first, rules) for d in stream_deals(seed, start, stop)]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
@@ -245,7 +244,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
             for k in range(config.n_chunks):
                 if k not in done:
                     start, stop = config.chunk_range(k)
-                    yield (k, start, stop, config.seed, config.first, config.rules, None,
+                    yield (k, start, stop, config.stream(), config.first, config.rules, None,
                            config.objectives, columns)
         tasks = tasks_of()
 

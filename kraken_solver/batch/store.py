@@ -42,14 +42,14 @@ import re
 import stat
 import time
 
-from ..dealing.seeded import generate_deals
 from ..errors import KrakenError
 from ..game.cards import SEATS, SUITS
 from ..game.deal import Deal
 from ..game.rules import Rules
 from ..notation.outputs import OutputError, atomic_open, check_outputs, file_kind, write_text
 from ..notation.text import count
-from .config import COLUMNS, TIMING_COLUMNS, BatchConfig, hash_input, paths_for, require_pyarrow
+from .config import (COLUMNS, TIMING_COLUMNS, BatchConfig, hash_input, paths_for, require_pyarrow,
+                     stream_deals)
 
 #: the running sidecar of an unfinished run, inside the work directory
 RUN_META = "run.meta.json"
@@ -170,6 +170,19 @@ def _check_config_digest(meta: dict, path: str) -> None:
                           f"not match the config_sha256 it records; {how}", source=path)
 
 
+def batch_condition(out: str) -> dict | None:
+    """``{"where": ..., "predeal": ...}`` that the sidecar of batch file ``out`` records, or
+    None (no sidecar, one that cannot be read, or deals without a condition)."""
+    try:
+        meta = _read_meta(paths_for(out)[1])
+    except KrakenError:
+        return None
+    cfg = meta.get("config", {}) if meta else {}
+    if not cfg.get("where") and not cfg.get("predeal"):
+        return None
+    return {"where": cfg.get("where"), "predeal": cfg.get("predeal")}
+
+
 def write_meta(path: str, meta: dict, inputs=()) -> None:
     write_text(path, json.dumps(meta, indent=1) + "\n", what="the sidecar", inputs=inputs)
 
@@ -243,7 +256,7 @@ def _expected_chunks(config: BatchConfig, wanted=None):
         for k in (range(config.n_chunks) if wanted is None else sorted(wanted)):
             start, stop = config.chunk_range(k)
             yield k, [(str(d), SEATS[config.first], config.rules.name)
-                      for d in generate_deals(config.seed, start, stop)]
+                      for d in stream_deals(config.stream(), start, stop)]
         return
     reader = config.reader()
     k, items = 0, []
@@ -385,7 +398,13 @@ def _new_meta(config, session, cols) -> dict:
         "deal_generation": ("SeedSequence(seed); deal i = permutation i % 64 of "
                             "default_rng(SeedSequence(seed, spawn_key=(i // 64,))); "
                             "hands N E S W = cards 0-7, 8-15, 16-23, 24-31"
-                            if not config.input else None),
+                            if not config.input and not config.conditioned else
+                            "the deals that meet 'where' and hold 'predeal' "
+                            "(kraken_solver.dealing.generator): deals 64 b .. 64 b + 63 are the "
+                            "first 64 candidates that meet them drawn by default_rng("
+                            "SeedSequence(seed, spawn_key=(b,)))" if not config.input else None),
+        "where": config.where, "predeal": config.predeal,
+        "max_tries": config.max_tries if config.conditioned else None,
         "input": config.input, "input_sha256": config.input_sha256,
         "rules": cfg["rules"] if cfg["rules"] else "from the input file",
         "first": cfg["first"] if cfg["first"] else "from the input file",

@@ -479,9 +479,11 @@ TABLE_TITLES = (
 )
 
 
-def format_summary(s: Summary, source: str | None = None) -> str:
+def format_summary(s: Summary, source: str | None = None, condition: dict | None = None) -> str:
     """The summary as text tables (scores and points in points, probabilities 0..1).  With
-    one rules group the tables leave out the ``rules`` column (the head line names it)."""
+    one rules group the tables leave out the ``rules`` column (the head line names it).
+    ``condition``: the ``where``/``predeal`` the deals were dealt under (the sidecar's,
+    :func:`~kraken_solver.batch.store.batch_condition`), named on the second line."""
     from ..notation.text import count
     head = f"{count(s.deals, 'deal')} x 4 trumps = {count(s.rows, 'row')}"
     if source:
@@ -489,6 +491,11 @@ def format_summary(s: Summary, source: str | None = None) -> str:
     mixed = len(s.rules_names) > 1
     if s.rules_names:
         head += f"; rules {', '.join(s.rules_names)}"
+    if condition:
+        said = [f"where {condition['where']}" if condition.get("where") else "",
+                f"predeal {condition['predeal']}" if condition.get("predeal") else ""]
+        head += ("\nDeals: only those that meet the condition, "
+                 + "; ".join(w for w in said if w) + " (not a uniform sample of all deals)")
     if mixed:
         head += ("\nThe file mixes rules (or multipliers): every table is per rules, and no "
                  "mean mixes two of them.")

@@ -57,7 +57,7 @@ from ..game.cards import (SEATS, SUITS, ascii_upper, card_str, cards_of, hand_te
                           parse_card, popcount, sort_for_display)
 from ..game.deal import Deal, pbn_hand_mask
 from ..game.rules import Rules, as_rules
-from ..limits import MAX_ADVISE_SAMPLES
+from ..limits import DEFAULT_DEAL_TRIES, MAX_ADVISE_SAMPLES
 from ..notation import numbers
 from ..workers.pool import check_workers, make_pool
 from ..workers.task import report_progress, worker_searcher
@@ -226,6 +226,8 @@ class Advice:
     margin_se: float | None = None
     clear: bool | None = None
     side: str = "playing team"
+    #: the condition the layouts meet (``--where``, canonical), None for every layout
+    where: str | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready dict (no per-sample arrays; numbers in the tools' style,
@@ -249,7 +251,7 @@ class Advice:
             "hand": self.hand, "seat": self.seat, "first": self.first, "trump": self.trump,
             "rules": self.rules.name, "rules_options": self.rules.to_dict(),
             "samples": self.samples, "seed": self.seed, "known": self.known,
-            "side": self.side,
+            "where": self.where, "side": self.side,
             "trumps": [trump_row(r) for r in self.rows], "recommended": self.recommended,
             "runner_up": self.runner_up, "margin": numbers.points(self.margin),
             "margin_se": numbers.points(self.margin_se), "clear": self.clear,
@@ -262,11 +264,17 @@ class Advice:
 
 def _advise_chunk(task):
     """Worker: solve the samples ``start .. stop-1``; return arrays [n, trumps]."""
-    start, stop, seed, known, first, rules, trumps = task
+    start, stop, seed, known, first, rules, trumps, where, max_tries = task
     searcher = worker_searcher()
     t0 = time.perf_counter()
     n0 = searcher.nodes
-    deals = sample_deals(known, seed, start, stop)
+    if where:
+        from ..dealing.generator import condition_for
+        from ..dealing.predeal import predeal_text
+        deals = condition_for(where, predeal_text(known)).deals(seed, start, stop,
+                                                                 max_tries=max_tries)
+    else:
+        deals = sample_deals(known, seed, start, stop)
     n, t = len(deals), len(trumps)
     score = np.zeros((n, t), dtype=np.int64)
     points = np.zeros((n, t), dtype=np.int64)
@@ -300,7 +308,8 @@ def doubling_advice(scores: np.ndarray, multiplier: int, side: str) -> DoublingA
 
 def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed: int = 0,
            rules=None, known=(), workers: int | None = None, scheduler: str | None = None,
-           progress=None, log=None) -> Advice:
+           progress=None, log=None, where=None, predeal=None,
+           max_tries: int = DEFAULT_DEAL_TRIES) -> Advice:
     """Estimate the value of each trump (or of ``trump``) for a known hand by sampling.
 
     ``hand``: ``"S.H.D.C"`` text or a mask (8 cards) of ``seat``; ``first``: the first player
@@ -312,7 +321,11 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
     (default one per core), or ``scheduler``: a Dask cluster (``"local:N"`` or
     ``"tcp://HOST:PORT"``, as ``kraken-batch --scheduler``); ``progress``: a tqdm-like
     object with ``update(n)`` (moved by each solved sample), or None; ``log``: a function
-    taking one line of news (a scheduler still being tried).
+    taking one line of news (a scheduler still being tried); ``where``: a condition on the
+    deal (``"has(N, HA)"``, :mod:`kraken_solver.dealing.predicate`): the layouts sampled are
+    those that meet it, uniformly (:mod:`kraken_solver.dealing.generator`, sample ``i`` from
+    the seed and ``i`` only), ``max_tries`` the bound on one block's candidates; ``predeal``:
+    more known cards, ``"E:HA HK"`` or a whole hand (as ``known``).
 
     Returns :class:`Advice` (values in points, the playing team's side).  Raises DealError for
     a bad hand, CardParseError/KrakenError for bad or impossible ``known`` constraints and a
@@ -336,8 +349,19 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
         raise KrakenError("the seed must be a whole number >= 0", token=repr(seed))
     check_workers(workers)
     samples, seed = int(samples), int(seed)
-    known_masks = parse_known(known, seat_i, mask)
+    known_masks = _with_predeal(parse_known(known, seat_i, mask), predeal, seat_i)
     trumps = (trump_i,) if trump_i is not None else (0, 1, 2, 3)
+    where_text = None
+    if where is not None:
+        from ..dealing.generator import check_max_tries, condition_for, read_where
+        from ..dealing.predeal import predeal_text
+        node = read_where(where)
+        where_text = str(node) if node is not None else None
+        max_tries = check_max_tries(max_tries)
+        if where_text:
+            # refused now when impossible with the hand; the first block tells a rare one
+            condition_for(where_text, predeal_text(known_masks)).hands(
+                seed, 0, min(samples, GEN_BLOCK), max_tries=max_tries)
 
     pool = make_pool(workers, scheduler, log=log)
     t0 = time.perf_counter()
@@ -354,7 +378,7 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
         # the samples do not depend on the chunks (sample i comes from the seed and i)
         chunk = max(1, min(GEN_BLOCK, -(-samples // (4 * max(1, pool.workers)))))
         tasks = ((a, min(samples, a + chunk), seed, tuple(known_masks), first_i, rules_r,
-                  trumps) for a in range(0, samples, chunk))
+                  trumps, where_text, max_tries) for a in range(0, samples, chunk))
         for res in pool.run(_advise_chunk, tasks,
                             on_tick=tick if progress is not None else None):
             results.append(res)
@@ -400,7 +424,29 @@ def advise(hand, *, seat="N", first=None, trump=None, samples: int = 1000, seed:
                   recommended=best.trump, doubling=doubling, seconds=seconds, nodes=nodes,
                   workers=pool.workers, peak_worker_mb=peak, scores=score,
                   runner_up=runner_up, margin=margin, margin_se=margin_se, clear=clear,
-                  side=side)
+                  side=side, where=where_text)
+
+
+def _with_predeal(known: list, predeal, seat: int) -> list:
+    """The known cards with those of ``predeal`` (:func:`~kraken_solver.dealing.predeal.
+    parse_predeal`) added.  Raises PredealError for a card in two seats or a hand over full."""
+    if not predeal:
+        return known
+    from ..dealing.predeal import check_predeal, parse_predeal
+    from ..errors import PredealError
+    extra = parse_predeal(predeal)
+    if extra[seat] & ~known[seat]:
+        raise PredealError(f"{SEATS[seat]}'s hand is given in full and "
+                           f"{card_str(cards_of(extra[seat] & ~known[seat])[0])} is not in it")
+    for s, cards in enumerate(extra):
+        if s != seat and cards & known[seat]:
+            c = card_str(cards_of(cards & known[seat])[0])
+            raise PredealError(f"{c} is in {SEATS[seat]}'s own hand; it cannot be in "
+                               f"{SEATS[s]}'s", token=c)
+    try:
+        return list(check_predeal(tuple(k | e for k, e in zip(known, extra))))
+    except PredealError as err:
+        raise PredealError(f"with the known cards: {err.message}", token=err.token) from None
 
 
 def _pm(se: float | None, width: int) -> str:
@@ -421,6 +467,8 @@ def format_advice(a: Advice, *, ascii: bool = False) -> str:
     lines = [f"Hand of {a.seat}: {hand_line(parse_hand(a.hand), ascii=ascii)}",
         f"First player {a.first} (playing team {team}); rules {a.rules.name}; "
         f"{a.samples} sample{'s' if a.samples != 1 else ''}, seed {a.seed}"]
+    if a.where:
+        lines.append(f"Layouts: only those where {a.where}")
     if a.side == "playing team":
         whose = (f"Advice for {a.seat}, on the playing team ({team}"
                  + (f": {a.seat} is the first player and chooses trump)" if a.seat == a.first
