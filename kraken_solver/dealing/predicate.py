@@ -387,8 +387,8 @@ class _Builder:
         if not need <= len(args) <= len(kinds):
             n = f"{need}" if need == len(kinds) else f"{need} or {len(kinds)}"
             raise PredicateError(f"{name} takes {n} argument{'s' if len(kinds) > 1 else ''}: "
-                                 f"{_signature(name)}; got {len(args)}", column=tok.column,
-                                 token=str(tok))
+                                 f"{_signature(name)}; {len(args)} given (a comma "
+                                 "separates them)", column=tok.column, token=str(tok))
         fields = {"seats": (), "suit": None, "cards": 0, "shapes": frozenset(), "text": ""}
         for kind, words in zip(kinds, args):
             kind = kind.rstrip("?")
