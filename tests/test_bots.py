@@ -11,14 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import naive
-from kraken_solver.bots import (SeatView, choose_and_play, make_bot, play_deal, seat_view,
-                                trump_view)
+from kraken_solver.bots import (SeatView, TrumpView, choose_and_play, make_bot, play_deal,
+                                seat_view, trump_view)
 from kraken_solver.dealing.seeded import generate_deals
-from kraken_solver.errors import BotError, BotSpecError
-from kraken_solver.game.cards import SEATS, SUITS, card_str, parse_card
+from kraken_solver.errors import BotError, BotSpecError, KrakenError
+from kraken_solver.game.cards import SEATS, SUITS, card_str, mask_of, parse_card
+from kraken_solver.game.choice import choose_by_rule
 from kraken_solver.game.deal import Deal
 from kraken_solver.game.position import Position
-from kraken_solver.game.rules import PRESETS
+from kraken_solver.game.rules import PRESETS, Rules
 from kraken_solver.game.sheet import score_sheet
 
 DEALS = generate_deals(41, 0, 40)
@@ -173,3 +174,169 @@ def test_small_deal():
     deal = Deal.from_pbn("N:AK... .AK.. ..AK. Q...Q")
     played = play_deal(deal, "S", "N", {"NS": "heuristic", "EW": "random"})
     assert len(played.play) == 8
+
+
+# ----------------------------------------------------------------------------- heuristic
+@pytest.mark.parametrize("deal, trump, played, expected, rule", [
+    # 1: the playing team holding the highest trump out pulls trumps with it
+    ("N:A.J7.. K.98.. Q.AT.. T.KQ..", "H", [], "HJ", "pull trumps"),
+    # 2: a defender on lead cashes its winners, the one of most points first
+    ("N:7.7.7. AT..A. 8.8.8. 9.9.9.", "H", ["S7", "SA", "S8", "S9"], "DA", "cash winners"),
+    # 3: no winner and no trump to pull: the lowest card of the longest plain suit
+    ("N:K..87. A.J.9. Q.7.T. T.8.A.", "H", [], "D7", "lead low"),
+    # 4: last to play, partner winning: the card that adds most to the trick
+    ("N:7.7.7. A.8.8. 8.9.9. TQ..T.", "H", ["S7", "SA", "S8"], "ST", "last, partner wins"),
+    # 4: last to play, losing the trick: the card that gives least
+    ("N:A.7.7. 7.8.8. 8.9.9. TQ..T.", "H", ["SA", "S7", "S8"], "SQ", "last, trick lost"),
+    # 5: partner winning, not last: discard low
+    ("N:A.7.7. 7.8.8. K8..9. T9..T.", "H", ["SA", "S7"], "S8", "partner winning"),
+    # 6: partner not winning, not last, a card beats the trick: the highest such
+    ("N:7.7.7. 8.8.8. AK..9. T9..T.", "H", ["S7", "S8"], "SA", "play the winner"),
+])
+def test_heuristic_rules_on_constructed_positions(deal, trump, played, expected, rule):
+    view = seat_view(deal, trump, "N", played)
+    assert make_bot("heuristic").choose_card(view) == expected, rule
+
+
+def test_heuristic_last_to_play_keeps_roem_out_of_a_lost_trick():
+    # E leads H7 (trump S), S plays H8, W overtakes with HA: N, last, loses the trick.  H9
+    # would make a run H7 H8 H9 (20 roem to E-W); HT gives 10 card points and no roem.
+    view = seat_view("N:.T9.. .K7.. .J8.. .AQ..", "S", "E", ["H7", "H8", "HA"])
+    assert set(view.legal_cards()) == {"H9", "HT"}
+    assert make_bot("heuristic").choose_card(view) == "HT"
+
+
+def test_heuristic_trump_is_jack_and_nine():
+    # five spades without the jack or nine; the jack and nine of clubs
+    hand = mask_of(parse_card(c) for c in "SA SK SQ ST S8 D7 CJ C9".split())
+    view = TrumpView(seat=0, hand=hand, first=0, rules=Rules())
+    assert make_bot("heuristic").choose_trump(view) == "C"
+    assert SUITS[choose_by_rule(hand, "longest suit")] == "S"
+
+
+# ----------------------------------------------------------------------------- dd, pimc
+def _dd_value(deal, trump, first, rules=None):
+    from kraken_solver.engine.solver import solve
+    return solve(deal, trump, first, rules=rules, pv=False).value
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_dd_never_does_worse_than_its_double_dummy_value(i):
+    deal, trump, first = DEALS[10 + i], "SHDC"[i], "NESW"[i]
+    value = _dd_value(deal, trump, first)
+    playing = "NS" if "NESW".index(first) % 2 == 0 else "EW"
+    other = "EW" if playing == "NS" else "NS"
+    for opponents in ("random", "heuristic", "pimc:3"):
+        as_playing = play_deal(deal, trump, first, {playing: "dd", other: opponents}, seed=i)
+        assert as_playing.value >= value, opponents
+        as_defenders = play_deal(deal, trump, first, {other: "dd", playing: opponents}, seed=i)
+        assert as_defenders.value <= value, opponents
+    both = play_deal(deal, trump, first, {"NS": "dd", "EW": "dd"}, seed=i)
+    assert both.value == value
+
+
+def test_dd_sees_the_deal_only_through_a_cheat_view():
+    class Peeker:
+        name = "peeker"
+
+        def choose_card(self, view):
+            assert not hasattr(view, "deal")
+            return view.legal_cards()[-1]
+
+    played = play_deal(DEALS[0], "S", "N", {"NS": Peeker(), "EW": "dd"})
+    assert played.labels["E"].startswith("dd (CHEATS")
+
+
+@settings(max_examples=4)
+@given(st.integers(0, len(DEALS) - 1), st.integers(0, 3), st.integers(0, 3),
+       st.integers(0, 1000))
+def test_pimc_plays_legal_cards(i, trump, first, seed):
+    deal = DEALS[i]
+    played = play_deal(deal, trump, first, {"NS": "pimc:3", "EW": "heuristic"}, seed=seed)
+    sheet = score_sheet(deal, trump, first, line=played.play)
+    assert played.value == sheet.score and len(played.play) == 32
+
+
+def _another_layout(view, seed=9):
+    """A deal that looks the same as ``view``'s from its seat: the hidden hands replaced by
+    another layout consistent with the view (the plays, the sizes, the declared roem)."""
+    from kraken_solver.bots.view import observation_of
+    from kraken_solver.playerview.layouts import Layouts
+    lay = Layouts(observation_of(view))
+    return [Deal(h) for h in lay.sample(30, seed)]
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "pimc:4"])
+def test_same_view_same_seed_same_card_on_another_layout(spec):
+    deal, trump, first = DEALS[20], "H", "W"
+    # play 9 cards or more with random bots, then look from the seat to move (a choice)
+    line = play_deal(deal, trump, first, {"NS": "random", "EW": "random"}, seed=1).play
+    k = next(k for k in range(9, 32) if len(seat_view(deal, trump, first, line[:k]).legal) > 1)
+    played = line[:k]
+    view = seat_view(deal, trump, first, played)
+    others = [d for d in _another_layout(view) if d != deal]
+    assert others
+    # a bot that played the seat's earlier moves on the deal itself ...
+    bot = make_bot(spec, seed=7)
+    for k in range(len(played)):
+        v = seat_view(deal, trump, first, played[:k])
+        if v.seat == view.seat:
+            bot.choose_card(v)
+    card = bot.choose_card(view)
+    for other in others[:3]:
+        seen = seat_view(other, trump, first, played)
+        assert seen == view
+        # ... and a new one on another layout choose the same card with the same seed
+        assert make_bot(spec, seed=7).choose_card(seen) == card
+    if spec.startswith("pimc"):
+        fresh = make_bot(spec, seed=7)
+        fresh.choose_card(seat_view(others[0], trump, first, played))
+        assert fresh.last["means"] == bot.last["means"]
+
+
+def test_pimc_forced_card_is_played_without_solving():
+    bot = make_bot("pimc:5")
+    view = seat_view("N:A... K... Q... J...", "H", "N", ["SA"])
+    assert bot.choose_card(view) == "SK" and bot.last == {"forced": True, "worlds": 0,
+                                                           "nodes": 0}
+
+
+def test_pimc_enumerates_few_layouts():
+    deal, trump, first = DEALS[21], "C", "N"
+    played = play_deal(deal, trump, first, {"NS": "heuristic", "EW": "heuristic"}).play[:25]
+    view = seat_view(deal, trump, first, played)
+    if len(view.legal) == 1:
+        view = seat_view(deal, trump, first, played[:24])
+    bot = make_bot("pimc:50")
+    worlds, exact = bot.worlds(view)
+    assert exact and len(set(worlds)) == len(worlds)
+    from kraken_solver.bots.view import observation_of
+    from kraken_solver.playerview.layouts import Layouts
+    assert sorted(worlds) == sorted(Layouts(observation_of(view)).enumerate())
+
+
+def test_pimc_layouts_give_the_declared_roem():
+    from kraken_solver.playerview.observation import declared_roem
+    # a deal whose hidden hands declare roem: every world must declare the same
+    for deal in DEALS:
+        view = seat_view(deal, "S", "N")
+        mine = declared_roem((deal.hands[0], 0, 0, 0), 0, 0, Rules())
+        if view.declared != (0, 0) and mine == (0, 0):
+            break
+    else:
+        pytest.fail("no deal in the set has hidden roem")
+    bot = make_bot("pimc:10", seed=3)
+    worlds, exact = bot.worlds(view)
+    assert not exact and len(worlds) == 10
+    assert all(declared_roem(w, 0, 0, Rules()) == view.declared for w in worlds)
+    card = bot.choose_card(view)
+    assert card in view.legal_cards()
+
+
+def test_pimc_that_cannot_draw_raises():
+    deal = DEALS[0]
+    view = seat_view(deal, "S", "N")
+    # a declared roem no layout gives: the bot raises, never plays a weaker card
+    bad = dataclasses.replace(view, declared=(990, 990))
+    with pytest.raises(KrakenError, match="hand roem"):
+        make_bot("pimc:5").choose_card(bad)
