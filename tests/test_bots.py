@@ -65,7 +65,7 @@ def test_view_legal_cards_are_the_positions(i, trump, first, k, preset):
 
 @settings(max_examples=25)
 @given(st.integers(0, len(DEALS) - 1), st.integers(0, 3), st.integers(0, 3),
-       st.sampled_from(["random", "heuristic"]), st.sampled_from(["random", "heuristic"]),
+       st.sampled_from(["random", "heuristic", "dd"]), st.sampled_from(["random", "heuristic"]),
        st.integers(0, 10**6), st.sampled_from(sorted(PRESETS)))
 def test_cheap_bots_play_legal_cards_and_the_score_is_the_sheets(i, trump, first, ns, ew,
                                                                  seed, preset):

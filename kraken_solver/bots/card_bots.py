@@ -13,8 +13,9 @@ import numpy as np
 
 from ..game.cards import card_points, card_power, card_str
 from ..kernels import moves
+from ..playerview.observation import trick_winner_index
 from .trump_bots import HEURISTIC_RULE, dd_trump, random_trump, rule_trump
-from .view import _trick_winner, view_seed
+from .view import view_seed
 
 __all__ = ["DoubleDummyBot", "HeuristicBot", "RandomBot", "seeded_pick"]
 
@@ -149,7 +150,7 @@ class HeuristicBot:
     def _follow(self, view, legal, trick) -> int:
         trump = view.trump
         led = trick[0] >> 3
-        win_i = _trick_winner(list(trick), trump)
+        win_i = trick_winner_index(list(trick), trump)
         winner_seat = (view.leader + win_i) % 4
         partner_winning = (winner_seat & 1) == (view.seat & 1)
         if len(trick) == 3:
@@ -175,7 +176,7 @@ class HeuristicBot:
             worth += 20 if (view.rules.double_spades and trump == 0) else 10
         if view.rules.trick_roem:
             worth += int(moves.trick_roem(sum(1 << c for c in cards), trump))
-        winner = (view.leader + _trick_winner(cards, trump)) % 4
+        winner = (view.leader + trick_winner_index(cards, trump)) % 4
         return worth if (winner & 1) == (view.seat & 1) else -worth
 
 

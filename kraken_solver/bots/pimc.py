@@ -88,9 +88,9 @@ class PimcBot:
         self.name = self.label = f"pimc:{self.layouts}"
         self.description = (f"Perfect Information Monte Carlo: {self.layouts} consistent "
                             "layouts, every legal card solved double dummy, best mean score")
-        # deal key -> {decision digest: (worlds, exact)}; world -> Searcher
+        # deal key -> {decision digest: (worlds, exact)}; deal key -> {world: Searcher}
         self._worlds: OrderedDict = OrderedDict()
-        self._searchers: OrderedDict = OrderedDict()
+        self._searchers: dict = {}
         self._trump_searcher = None
         self.last: dict = {}
 
@@ -143,16 +143,21 @@ class PimcBot:
             kept += lay.sample(n - len(kept), view_seed(self.seed, view))
         return kept, False
 
-    def _searcher(self, world):
-        s = self._searchers.get(world)
-        if s is None:
-            from ..engine.solver import Searcher
-            s = self._searchers[world] = Searcher(tt_bits=PIMC_TT_BITS)
-            while len(self._searchers) > 4 * DEALS_KEPT * max(self.layouts, 1):
-                self._searchers.popitem(last=False)
-        else:
-            self._searchers.move_to_end(world)
-        return s
+    def _searchers_for(self, view: SeatView, worlds) -> list:
+        """A Searcher for each world, kept from the seat's earlier decisions of the deal (its
+        table holds those searches); the worlds dropped take theirs with them."""
+        from ..engine.solver import Searcher
+        key = self._deal_key(view)
+        old = self._searchers.pop(key, {})
+        new = {}
+        for w in worlds:
+            w = tuple(w)
+            new[w] = old.get(w) or new.get(w) or Searcher(tt_bits=PIMC_TT_BITS)
+        self._searchers[key] = new
+        for k in list(self._searchers):
+            if k not in self._worlds:
+                del self._searchers[k]
+        return [new[tuple(w)] for w in worlds]
 
     # -- deciding
     def card_means(self, view: SeatView) -> tuple[np.ndarray, list, bool, int]:
@@ -171,8 +176,7 @@ class PimcBot:
         declared = view.declared if view.rules.hand_roem else None
         values = np.zeros((len(worlds), len(view.legal)), dtype=np.int64)
         nodes = 0
-        for i, hands in enumerate(worlds):
-            searcher = self._searcher(tuple(hands))
+        for i, (hands, searcher) in enumerate(zip(worlds, self._searchers_for(view, worlds))):
             n0 = searcher.nodes
             pos = layout_position(template, hands, gone, declared)
             guess = None

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import KrakenError
-from ..game.cards import (FULL_DECK, SEATS, SUITS, as_seat, card_power, card_str, cards_of,
-                          hand_text, sort_for_display)
+from ..game.cards import (FULL_DECK, SEATS, SUITS, as_seat, card_str, cards_of, hand_text,
+                          sort_for_display)
 from ..game.deal import Deal, as_deal
 from ..game.rules import Rules, as_rules
 from ..kernels import moves
+from ..playerview.observation import trick_winner_index
 
 __all__ = [
     "CheatView",
@@ -36,19 +37,6 @@ __all__ = [
     "trump_view",
     "view_seed",
 ]
-
-
-def _trick_winner(cards, trump: int) -> int:
-    """Index in ``cards`` (a trick in play order) of the card winning it (RULES.md rule 7)."""
-    led = cards[0] >> 3
-    best, top = 0, None
-    for i, c in enumerate(cards):
-        s = c >> 3
-        key = (2, card_power(c, trump)) if s == trump else \
-            (1, card_power(c, trump)) if s == led else (0, 0)
-        if top is None or key > top:
-            best, top = i, key
-    return best
 
 
 @dataclass(frozen=True)
@@ -103,7 +91,7 @@ class SeatView:
         for t in range(len(self.played) // 4):
             cards = self.played[4 * t:4 * t + 4]
             leader = self.who[4 * t]
-            out.append((leader, cards, self.who[4 * t + _trick_winner(cards, self.trump)]))
+            out.append((leader, cards, self.who[4 * t + trick_winner_index(cards, self.trump)]))
         return out
 
     @property
