@@ -340,3 +340,18 @@ def test_pimc_that_cannot_draw_raises():
     bad = dataclasses.replace(view, declared=(990, 990))
     with pytest.raises(KrakenError, match="hand roem"):
         make_bot("pimc:5").choose_card(bad)
+
+
+def test_simple_trump_rules_pick_as_summarize_does():
+    import pandas as pd
+
+    from kraken_solver.batch.summary import summarize
+    from kraken_solver.game.choice import SIMPLE_RULES
+    rows = [{"deal_id": i, "deal": str(deal), "first": SEATS[i % 4], "trump": t,
+             "score": (37 * i + 11 * k) % 50 + 1, "made": True}
+            for i, deal in enumerate(DEALS) for k, t in enumerate(SUITS)]
+    picks = summarize(pd.DataFrame(rows)).choices
+    for rule in SIMPLE_RULES:
+        got = picks[picks["rule"] == rule].set_index("deal_id")["trump"]
+        for i, deal in enumerate(DEALS):
+            assert got[i] == SUITS[choose_by_rule(deal.hands[i % 4], rule)], (rule, i)
