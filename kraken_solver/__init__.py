@@ -43,6 +43,9 @@ _EXPORTS = {
     "PlayerViewReview": "playerview.review", "review_player_view": "playerview.review",
     "deal_where": "dealing.generator", "Condition": "dealing.generator",
     "DealingStats": "dealing.generator", "parse_predicate": "dealing.predicate",
+    "BotError": "errors", "BotSpecError": "errors",
+    "make_bot": "bots", "seat_view": "bots", "SeatView": "bots", "trump_view": "bots",
+    "play_deal": "bots", "choose_and_play": "bots", "PlayedDeal": "bots",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -95,3 +95,14 @@ class ImpossibleConditionError(KrakenError):
     """No deal can meet the condition and the predeal, found before any dealing (a card in
     two seats, lengths that add up to more than 8, a comparison no hand can meet), or no
     candidate met it within the bound on the candidates tried (``--max-tries``)."""
+
+
+class BotError(KrakenError):
+    """A computer player failed: it raised, returned something that is not a card, or chose a
+    card that is not legal (or a trump that is not a suit).  The message names the bot, the
+    deal and the position (the cards played so far)."""
+
+
+class BotSpecError(KrakenError):
+    """A bot spec (``"pimc:20"``, ``"heuristic"``) names no bot or gives it an option out of
+    range; the message lists the bots or the range."""

@@ -22,3 +22,8 @@ MAX_HAND_ROEM = 1000
 MAX_DEAL_TRIES = 10**11
 #: the default of ``--max-tries``: ten million candidates, under a minute of one core
 DEFAULT_DEAL_TRIES = 10**7
+#: the most layouts a ``pimc:N`` card-play bot solves a move (each layout keeps a search
+#: table of 128 KiB for the deal: a thousand is 128 MB a bot)
+MAX_PIMC_LAYOUTS = 1000
+#: the most layouts an ``advise:N`` trump-choice bot solves (four trumps each)
+MAX_ADVISE_BOT_SAMPLES = 10000
