@@ -40,6 +40,9 @@ _EXPORTS = {
     "Layouts": "playerview.layouts", "Observation": "playerview.observation",
     "observe": "playerview.observation",
     "PlayerViewReview": "playerview.review", "review_player_view": "playerview.review",
+    "BotError": "errors", "BotSpecError": "errors",
+    "make_bot": "bots", "seat_view": "bots", "SeatView": "bots", "trump_view": "bots",
+    "play_deal": "bots", "choose_and_play": "bots", "PlayedDeal": "bots",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -78,3 +78,14 @@ class RulesError(KrakenError):
 
 class DealFileError(KrakenError):
     """A deal file has a syntax error (unknown tag, bad value, missing deal)."""
+
+
+class BotError(KrakenError):
+    """A computer player failed: it raised, returned something that is not a card, or chose a
+    card that is not legal (or a trump that is not a suit).  The message names the bot, the
+    deal and the position (the cards played so far)."""
+
+
+class BotSpecError(KrakenError):
+    """A bot spec (``"pimc:20"``, ``"heuristic"``) names no bot or gives it an option out of
+    range; the message lists the bots or the range."""

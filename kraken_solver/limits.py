@@ -14,3 +14,8 @@ MAX_HINT_SAMPLES = 10**6
 MAX_ADVISE_SAMPLES = 10**7
 #: SeedSequence seeds typed on the command line (kraken-batch, -advise, -hint, -analyse, -view)
 MAX_SEED = 2**63 - 1
+#: the most layouts a ``pimc:N`` card-play bot solves a move (each layout keeps a search
+#: table of 128 KiB for the deal: a thousand is 128 MB a bot)
+MAX_PIMC_LAYOUTS = 1000
+#: the most layouts an ``advise:N`` trump-choice bot solves (four trumps each)
+MAX_ADVISE_BOT_SAMPLES = 10000

@@ -34,10 +34,9 @@ import numpy as np
 
 from ..errors import KrakenError
 from ..game.cards import RANKS, SEATS, SUITS
+from ..game.choice import SIMPLE_RULES, TRUMP_RANK_POINTS
 from ..game.deal import Deal
 
-#: trump points by rank letter (RULES.md rule 3)
-TRUMP_RANK_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
 HONOURS = ("J+9", "J", "9", "neither")
 SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
 
@@ -306,15 +305,9 @@ def _group_table(df, keys, has_points, has_pit):
     return df.groupby(keys, sort=True).agg(**agg).reset_index()
 
 
-CHOICE_RULES = (
-    ("double-dummy best", ("score",)),
-    ("longest suit", ("length", "trump_points")),
-    ("most trump points", ("trump_points", "length")),
-    ("holds the jack", ("has_j", "length", "trump_points")),
-    ("jack and nine", ("has_j9", "has_j", "length", "trump_points")),
-    ("most of J, 9, A", ("top3", "length", "trump_points")),
-    ("best points", ("points", "score")),
-)
+#: the rules compared: the double-dummy yardstick, the simple rules of game.choice, best points
+CHOICE_RULES = (("double-dummy best", ("score",)), *SIMPLE_RULES.items(),
+                ("best points", ("points", "score")))
 
 
 def _check_deals_agree(df, source, line_of) -> None:
