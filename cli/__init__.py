@@ -349,6 +349,10 @@ def kraken_view():
     run("view", "kraken-view")
 
 
+def kraken_arena():
+    run("arena", "kraken-arena")
+
+
 def __getattr__(name):
     # the Click parameter types live in .params (importing click); exported here lazily
     if name in ("AsciiChoice", "AsciiInt"):

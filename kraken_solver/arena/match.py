@@ -26,7 +26,7 @@ from ..batch.config import BatchConfig, hash_input, require_pyarrow
 from ..batch.run import RunJob, run_batch
 from ..batch.store import StoreKind, damaged, part_lines
 from ..dealing.seeded import generate_deals
-from ..errors import KrakenError
+from ..errors import BotSpecError, KrakenError
 from ..game.cards import SUITS, as_seat, as_suit, is_int
 from ..game.deal import Deal
 from ..game.rules import Rules, as_rules
@@ -76,7 +76,7 @@ def make_match(ns, ew, *, deals=None, seed=1, input=None, ns_trump=None, ew_trum
     trumps = (ns_trump if ns_trump is not None else ns, ew_trump if ew_trump is not None else ew)
     for b in teams:
         if not hasattr(make_bot(b), "choose_card"):
-            raise KrakenError("a team's card-play bot must play cards (advise:N chooses trump "
+            raise BotSpecError("a team's card-play bot must play cards (advise:N chooses trump "
                               "only; give it as --ns-trump/--ew-trump)", token=str(b))
     for b in trumps:
         make_bot(b)
