@@ -69,11 +69,13 @@ def make_match(ns, ew, *, deals=None, seed=1, input=None, ns_trump=None, ew_trum
                fmt="csv") -> MatchConfig:
     """Check a match's options; see :class:`MatchConfig`.  ``ns``/``ew``: the card-play bots
     of teams A and B (specs such as ``"pimc:20"`` or bot objects); ``ns_trump``/``ew_trump``:
-    their trump bots (default the card-play bot).  Raises BotSpecError (an unknown bot, listing
+    their trump bots (default the card-play bot, or ``heuristic`` for a custom bot that names
+    no trump).  Raises BotSpecError (an unknown bot, listing
     the bots; an option out of range) and KrakenError (deals, seed, input, trump, judge)."""
     from ..bots import make_bot
     teams = (ns, ew)
-    trumps = (ns_trump if ns_trump is not None else ns, ew_trump if ew_trump is not None else ew)
+    trumps = tuple(t if t is not None else b if hasattr(make_bot(b), "choose_trump")
+                   else "heuristic" for b, t in zip(teams, (ns_trump, ew_trump)))
     for b in teams:
         if not hasattr(make_bot(b), "choose_card"):
             raise BotSpecError("a team's card-play bot must play cards (advise:N chooses trump "
@@ -220,12 +222,13 @@ def match_job(on_part=None) -> RunJob:
 
 
 def run_match(config: MatchConfig, out: str, *, workers=None, scheduler=None, resume=False,
-              progress=False, command=None, log=None, on_part=None):
+              progress=False, command=None, log=None, on_part=None, on_chunk=None):
     """Play (or with ``resume`` finish) the match into ``out``; see the module docstring and
     :func:`~kraken_solver.batch.run.run_batch` (same options, errors and exact-once rules).
     Returns its :class:`~kraken_solver.batch.run.BatchResult`."""
     return run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
-                     progress=progress, command=command, log=log, job=match_job(on_part))
+                     progress=progress, command=command, log=log, on_chunk=on_chunk,
+                     job=match_job(on_part))
 
 
 def read_match(path: str):

@@ -29,28 +29,26 @@ __all__ = ["Estimate", "MatchStats", "estimate", "format_stats", "match_stats", 
 
 
 def t_quantile(p: float, df: int) -> float:
-    """Student's t quantile ``p`` with ``df`` degrees of freedom (Cornish-Fisher expansion of
-    the normal quantile, Abramowitz & Stegun 26.7.5: within 0.002 of the exact value from
-    ``df`` = 3 on; exact tables are used below that)."""
+    """Student's t quantile ``p`` (0.5 < p < 1) with ``df`` degrees of freedom: bisection on
+    the distribution function, its density integrated by Simpson's rule (4,000 intervals;
+    within 1e-6 of the exact value).  Raises KrakenError for ``df`` < 1."""
     if df < 1:
         raise KrakenError("Student's t needs at least one degree of freedom", token=str(df))
-    exact = {1: 12.7062047, 2: 4.30265273}
-    if abs(p - 0.975) < 1e-12 and df in exact:
-        return exact[df]
-    z = _normal_quantile(p)
-    g1 = (z ** 3 + z) / 4
-    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
-    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
-    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+    v = float(df)
+    c = math.exp(math.lgamma((v + 1) / 2) - math.lgamma(v / 2)) / math.sqrt(v * math.pi)
 
+    def cdf(t):
+        x = np.linspace(0.0, t, 4001)
+        y = c * (1 + x * x / v) ** (-(v + 1) / 2)
+        h = t / 4000
+        return 0.5 + h / 3 * (y[0] + y[-1] + 4 * y[1:-1:2].sum() + 2 * y[2:-1:2].sum())
 
-def _normal_quantile(p: float) -> float:
-    # bisection on erf: plenty fast for a handful of calls, and exact to 1e-12
-    lo, hi = -40.0, 40.0
-    for _ in range(200):
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < p:
+        lo, hi = hi, 2 * hi
+    for _ in range(60):
         mid = (lo + hi) / 2
-        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
+        if cdf(mid) < p:
             lo = mid
         else:
             hi = mid
