@@ -192,7 +192,9 @@ def format_stats(s: MatchStats) -> str:
     """The results table of a match, as ``kraken-arena`` prints it."""
     a, b = s.labels
     d = s.difference
-    lines = [f"Duplicate match: {s.deals:,} deals, {s.tables:,} tables; A = {a}, B = {b}",
+    from ..notation.text import count
+    lines = [f"Duplicate match: {count(s.deals, 'deal')}, {count(s.tables, 'table')}; "
+             f"A = {a}, B = {b}",
              "(points per deal: the mean of its two tables; 95% interval by Student's t)",
              ""]
     if d.se is None:
