@@ -193,8 +193,8 @@ def format_stats(s: MatchStats) -> str:
     a, b = s.labels
     d = s.difference
     from ..notation.text import count
-    lines = [f"Duplicate match: {count(s.deals, 'deal')}, {count(s.tables, 'table')}; "
-             f"A = {a}, B = {b}",
+    head = f"Duplicate match: {count(s.deals, 'deal')}, {count(s.tables, 'table')}; "
+    lines = [head + f"A = {a}, B = {b}",
              "(points per deal: the mean of its two tables; 95% interval by Student's t)",
              ""]
     if d.se is None:
