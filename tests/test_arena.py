@@ -372,3 +372,11 @@ def test_regret_is_a_judged_loss_per_card_and_by_trick(tmp_path):
     s = match_stats(df)
     assert sum(e.n for e in s.regret_by_trick[0]) + sum(e.n for e in s.regret_by_trick[1]) \
         == sum(w != "-" for x in df.regret for w in x.split(" "))
+
+
+def test_a_dask_cluster_gives_the_same_file(reference, tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "dask.csv"
+    r = run(*ARGS, "--out", out, "--scheduler", "local:1", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes() == reference[0].read_bytes()
