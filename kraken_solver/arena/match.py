@@ -162,6 +162,7 @@ def _checked_part(path: str, k: int, expected, config: MatchConfig, columns) -> 
         raise damaged(path, k, config, f"it has {len(rows)} rows, and the chunk's "
                       f"{len(expected)} deals have {2 * len(expected)}")
     names = [bot_name(make_bot(b)) for b in config.teams]
+    tnames = [bot_name(make_bot(b)) for b in config.trump_teams]
     start = k * config.chunk_size
     for i, fields in enumerate(csv.reader(rows)):
         if len(fields) != len(columns):
@@ -172,6 +173,12 @@ def _checked_part(path: str, k: int, expected, config: MatchConfig, columns) -> 
         want = {"deal_id": str(start + i // 2), "table": str(table), "deal": deal,
                 "first": first, "chooser": first, "rules": rules,
                 "ns_bot": names[table], "ew_bot": names[1 - table]}
+        if config.trump is not None:
+            want.update(trump=SUITS[config.trump], trump_bot="")
+        elif not config.input:
+            # the chooser's team: the team sitting on its side at this table
+            chooser_team = (table + (0 if first in "NS" else 1)) % 2
+            want["trump_bot"] = tnames[chooser_team]
         why = check_row(dict(zip(columns, fields)), want)
         if why is not None:
             raise damaged(path, k, config, why, i + 2)
