@@ -353,6 +353,10 @@ def kraken_deal():
     run("deal", "kraken-deal")
 
 
+def kraken_arena():
+    run("arena", "kraken-arena")
+
+
 def __getattr__(name):
     # the Click parameter types live in .params (importing click); exported here lazily
     if name in ("AsciiChoice", "AsciiInt"):
