@@ -20,7 +20,7 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
 from kraken_solver.cli.batch import _command_line, _raise_interrupt
-from kraken_solver.cli.params import AsciiChoice, AsciiInt
+from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
 from kraken_solver.errors import BotSpecError, KrakenError
 from kraken_solver.game.cards import SEATS, SUITS
 from kraken_solver.limits import MAX_BATCH_DEALS, MAX_HINT_SAMPLES, MAX_SEED
@@ -82,6 +82,7 @@ def _bot(ctx, param, value):
               help="Play on a Dask cluster (as kraken-batch).")
 @click.option("--chunk-size", type=AsciiInt(1, 100000), default=1, show_default=True,
               help="Deals per part file (the unit of work and of resuming).")
+@condition_options
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted match with the same options (needs --out).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no closing line.")
@@ -89,7 +90,8 @@ def _bot(ctx, param, value):
 @click.pass_context
 @guard_output(PROG)
 def main(ctx, ns, ew, ns_trump, ew_trump, trump, deals, input_path, seed, first, rules_name,
-         out, records, judge, workers, scheduler, chunk_size, resume, quiet):
+         out, records, judge, workers, scheduler, chunk_size, where, predeal, max_tries,
+         resume, quiet):
     """Play a duplicate match between two teams of bots.
 
     Every deal is played at two tables, the teams swapping N-S and E-W with the same cards,
@@ -104,6 +106,7 @@ def main(ctx, ns, ew, ns_trump, ew_trump, trump, deals, input_path, seed, first,
       kraken-arena --deals 1000 --ns pimc:20 --ew heuristic --out m.csv --records m.pbn
       kraken-arena --deals 1000 --ns pimc:20 --ew heuristic --out m.csv --resume
       kraken-arena --deals 20 --ns pimc:20 --ew heuristic --regret 200
+      kraken-arena --deals 200 --ns pimc:20 --ew heuristic --where 'has(N, HJ H9)' --trump H
     """
     if ns is None or ew is None:
         raise click.UsageError("give both teams: --ns BOT --ew BOT")
@@ -115,6 +118,11 @@ def main(ctx, ns, ew, ns_trump, ew_trump, trump, deals, input_path, seed, first,
         raise click.UsageError("--resume needs the --out of the match to finish")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers and --scheduler cannot be used together")
+    if (where is not None or predeal) and input_path is not None:
+        raise click.UsageError("--where and --predeal choose among generated deals: give "
+                               "--deals N, not --input")
+    # a bad condition, or one too rare for --max-tries: one line, status 2, before any work
+    make_condition(ctx, PROG, where, predeal, first_block=(seed, deals or 1, max_tries))
     from kraken_solver.arena import format_stats, make_match, play_match
     from kraken_solver.batch.config import format_for, paths_for
     from kraken_solver.batch.store import check_batch_outputs
@@ -127,7 +135,8 @@ def main(ctx, ns, ew, ns_trump, ew_trump, trump, deals, input_path, seed, first,
         check_workers(workers)
         config = make_match(ns, ew, ns_trump=ns_trump, ew_trump=ew_trump, trump=trump,
                             deals=deals, seed=seed, input=input_path, first=first,
-                            rules=rules_option(rules_name), judge=judge,
+                            rules=rules_option(rules_name), judge=judge, where=where,
+                            predeal=list(predeal) or None, max_tries=max_tries,
                             chunk_size=chunk_size, fmt=fmt)
     except BotSpecError as err:
         raise click.UsageError(str(err)) from None

@@ -380,3 +380,33 @@ def test_a_dask_cluster_gives_the_same_file(reference, tmp_path):
     r = run(*ARGS, "--out", out, "--scheduler", "local:1", "--quiet")
     assert r.exit_code == 0, r.output
     assert out.read_bytes() == reference[0].read_bytes()
+
+
+def test_a_match_on_deals_that_meet_a_condition(tmp_path):
+    """--where/--predeal as kraken-batch: only the deals that meet the condition are played
+    (checked by the plain evaluator), the condition is in the sidecar, a resume with another
+    condition is refused, and a bad one is one line with status 2 before any work."""
+    import naive_where
+    out = tmp_path / "m.csv"
+    r = CliRunner().invoke(main, ["--deals", 3, "--seed", 2, "--ns", "heuristic", "--ew",
+                                  "random", "--where", "hearts(S) >= 4", "--predeal", "N:SJ",
+                                  "--out", str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+    df = pd.read_csv(out)
+    assert len(df) == 6
+    from kraken_solver.dealing.predicate import parse_predicate
+    from kraken_solver.game.cards import parse_card
+    from kraken_solver.game.deal import Deal
+    node = parse_predicate("hearts(S) >= 4")
+    predeal = (1 << parse_card("SJ"), 0, 0, 0)
+    assert all(naive_where.meets(node, Deal.from_pbn(text), predeal) for text in df["deal"])
+    meta = json.loads((tmp_path / "m.csv.meta.json").read_text())
+    assert meta["config"]["where"] == "hearts(S) >= 4" and meta["config"]["predeal"]
+    r = CliRunner().invoke(main, ["--deals", 3, "--seed", 2, "--ns", "heuristic", "--ew",
+                                  "random", "--where", "hearts(S) >= 5", "--predeal", "N:SJ",
+                                  "--out", str(out), "--resume", "--quiet"])
+    assert r.exit_code == 1 and "the configuration differs" in r.stderr
+    r = CliRunner().invoke(main, ["--deals", 3, "--ns", "heuristic", "--ew", "random",
+                                  "--where", "hearts(S >= 4", "--out", str(tmp_path / "x.csv")])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "column" in r.stderr
+    assert not (tmp_path / "x.csv").exists()

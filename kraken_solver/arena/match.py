@@ -22,15 +22,15 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from ..batch.config import BatchConfig, hash_input, require_pyarrow
+from ..batch.config import (BatchConfig, condition_texts, hash_input, require_pyarrow,
+                            stream_deals)
 from ..batch.run import RunJob, run_batch
 from ..batch.store import StoreKind, damaged, part_lines
-from ..dealing.seeded import generate_deals
 from ..errors import BotSpecError, KrakenError
 from ..game.cards import SUITS, as_seat, as_suit, is_int
 from ..game.deal import Deal
 from ..game.rules import Rules, as_rules
-from ..limits import MAX_BATCH_DEALS, MAX_HINT_SAMPLES
+from ..limits import DEFAULT_DEAL_TRIES, MAX_BATCH_DEALS, MAX_HINT_SAMPLES
 from .tables import COLUMNS, check_row, columns_for, play_table
 
 TOOL = "kraken-arena"
@@ -66,11 +66,14 @@ class MatchConfig(BatchConfig):
 
 def make_match(ns, ew, *, deals=None, seed=1, input=None, ns_trump=None, ew_trump=None,
                trump=None, first=None, rules=None, judge=None, chunk_size=CHUNK_SIZE,
-               fmt="csv") -> MatchConfig:
+               fmt="csv", where=None, predeal=None,
+               max_tries=DEFAULT_DEAL_TRIES) -> MatchConfig:
     """Check a match's options; see :class:`MatchConfig`.  ``ns``/``ew``: the card-play bots
     of teams A and B (specs such as ``"pimc:20"`` or bot objects); ``ns_trump``/``ew_trump``:
     their trump bots (default the card-play bot, or ``heuristic`` for a custom bot that names
-    no trump).  Raises BotSpecError (an unknown bot, listing
+    no trump).  ``where``/``predeal``: play only the seeded deals that meet a condition
+    (:mod:`kraken_solver.dealing`, as ``kraken-batch --where``).  Raises BotSpecError (an
+    unknown bot, listing
     the bots; an option out of range) and KrakenError (deals, seed, input, trump, judge)."""
     from ..bots import make_bot
     teams = (ns, ew)
@@ -94,6 +97,7 @@ def make_match(ns, ew, *, deals=None, seed=1, input=None, ns_trump=None, ew_trum
     common = {"teams": teams, "trump_teams": trumps, "judge": judge,
               "trump": None if trump is None else as_suit(trump),
               "chunk_size": int(chunk_size), "fmt": fmt, "objectives": ("score",)}
+    where_text, predeal_text, max_tries = condition_texts(where, predeal, max_tries, input)
     first_i = as_seat(first) if first is not None else None
     rules_r = as_rules(rules) if rules is not None else None
     if input is not None:
@@ -110,7 +114,8 @@ def make_match(ns, ew, *, deals=None, seed=1, input=None, ns_trump=None, ew_trum
                           token=str(deals))
     return MatchConfig(deals=int(deals), seed=_seed(seed),
                        first=first_i if first_i is not None else 0,
-                       rules=rules_r if rules_r is not None else Rules(), **common)
+                       rules=rules_r if rules_r is not None else Rules(), where=where_text,
+                       predeal=predeal_text, max_tries=max_tries, **common)
 
 
 def _seed(seed) -> int:
@@ -123,7 +128,7 @@ def _seed(seed) -> int:
 def _match_task(config: MatchConfig, k, start, stop, items, columns):
     if items is None:
         items = [(None, config.first, config.rules, None)] * (stop - start)
-    return (k, start, stop, config.seed, items, config.teams, config.trump_teams,
+    return (k, start, stop, config.stream(), items, config.teams, config.trump_teams,
             config.trump, config.judge, columns)
 
 
@@ -132,10 +137,11 @@ def _play_chunk(task) -> dict:
     from .. import __version__
     from ..batch.store import csv_value
     from ..workers.task import report_progress, worker_searcher
-    k, start, stop, seed, items, teams, trump_teams, trump, judge, columns = task
+    k, start, stop, stream, items, teams, trump_teams, trump, judge, columns = task
+    seed = stream[0]            # the bots' seeds; the deals: the seed and any condition
     searcher = worker_searcher()
     t0 = time.perf_counter()
-    deals = generate_deals(seed, start, stop) if items[0][0] is None else \
+    deals = stream_deals(stream, start, stop) if items[0][0] is None else \
         [Deal(tuple(it[0])) for it in items]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -163,6 +163,26 @@ def _as_dealt(spec) -> None:
                           "cards ([Play])", source=spec.source, line=spec.line)
 
 
+def condition_texts(where, predeal, max_tries, input=None) -> tuple:
+    """``(where, predeal, max_tries)`` of a run's condition, checked: the canonical texts
+    (None when not given) a sidecar records and a resume compares.  Raises PredicateError,
+    PredealError, ImpossibleConditionError, and KrakenError with ``input`` (a condition
+    chooses among generated deals)."""
+    if where is None and not predeal:
+        return None, None, max_tries
+    if input is not None:
+        raise KrakenError("--where and --predeal choose among generated deals: give --deals "
+                          "N, not --input")
+    from ..dealing.generator import check_max_tries, condition_for, read_where
+    from ..dealing.predeal import parse_predeal
+    from ..dealing.predeal import predeal_text as canonical_predeal
+    node = read_where(where)
+    where_text = str(node) if node is not None else None
+    predeal_text = canonical_predeal(parse_predeal(predeal)) or None
+    condition_for(where_text, predeal_text)          # refuses the impossible now
+    return where_text, predeal_text, check_max_tries(max_tries)
+
+
 def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | None = None,
                 first=None, rules=None, objectives=("score",), chunk_size: int = CHUNK_SIZE,
                 fmt: str = "csv", where=None, predeal=None,
@@ -191,19 +211,7 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         raise KrakenError("the chunk size must be from 1 to 100000", token=str(chunk_size))
     first_i = as_seat(first) if first is not None else None
     rules_r = as_rules(rules) if rules is not None else None
-    where_text = predeal_text = None
-    if where is not None or predeal:
-        if input is not None:
-            raise KrakenError("--where and --predeal choose among generated deals: give --deals "
-                              "N, not --input")
-        from ..dealing.generator import check_max_tries, condition_for, read_where
-        from ..dealing.predeal import parse_predeal
-        from ..dealing.predeal import predeal_text as canonical_predeal
-        node = read_where(where)
-        where_text = str(node) if node is not None else None
-        predeal_text = canonical_predeal(parse_predeal(predeal)) or None
-        condition_for(where_text, predeal_text)          # refuses the impossible now
-        max_tries = check_max_tries(max_tries)
+    where_text, predeal_text, max_tries = condition_texts(where, predeal, max_tries, input)
     if input is not None:
         if deals is not None:
             raise KrakenError("give either a number of deals or an input file, not both")
