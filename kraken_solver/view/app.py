@@ -24,6 +24,7 @@ from importlib import resources
 from ..errors import KrakenError
 from ..game.rules import PRESETS
 from .board import state_of
+from .guard import refusal
 from .page import MAX_DEALS, MAX_PASTE_CHARS, page_html, parse_pasted
 from .query import (ENDPOINT_WORDS, Query, check_words, error_json, objective_word, query_word,
                     read_query)
@@ -55,13 +56,18 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
     hint_ok = hint_available()
 
     @app.before_request
-    def local_only():
-        if not port_check:
-            return None
-        host = (request.host or "").rsplit(":", 1)[0].strip("[]").lower()
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            return jsonify(error="kraken-view answers on this machine's loopback address "
-                                 "only", field=None), 403
+    def gate():
+        """The one check of every request before its route: who asks (guard.refusal), then
+        on /api/ the query words the endpoint reads."""
+        if port_check:
+            why = refusal(request.environ)
+            if why is not None:
+                return jsonify(error=why, field=None), 403
+        if request.path in ENDPOINT_WORDS:      # any other path is 404, whatever its query
+            try:
+                check_words(request.args, request.path)
+            except KrakenError as e:
+                return fail(e)
         return None
 
     def fail(err: KrakenError):
@@ -86,15 +92,6 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
     @app.get("/")
     def index():
         return Response(page_html(), mimetype="text/html")
-
-    @app.before_request
-    def known_words():
-        if request.path in ENDPOINT_WORDS:      # any other path is 404, whatever its query
-            try:
-                check_words(request.args, request.path)
-            except KrakenError as e:
-                return fail(e)
-        return None
 
     @app.get("/api/info")
     def info():
