@@ -92,7 +92,7 @@ def make_server(app, port: int, *, channel_timeout: int = CHANNEL_TIMEOUT_S):
         # the app can tell that a hint's client has gone (waitress.client_disconnected)
         channel_request_lookahead=1,
         asyncore_use_poll=True,         # select() sees no socket past the 1024th
-        asyncore_loop_timeout=0.5, expose_tracebacks=False, ident="kraken-view")
+        asyncore_loop_timeout=1, expose_tracebacks=False, ident="kraken-view")
 
 
 def run_until_stopped(server, on_stop) -> None:
