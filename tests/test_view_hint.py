@@ -215,3 +215,69 @@ def test_cancel_through_the_api(solver, client):
     s.close()
     t.join(timeout=30)
     assert isinstance(res["r"], HintCancelled) and "the server stopped" in str(res["r"])
+
+
+def test_identical_requests_share_one_job():
+    """Two pages asking the same hint wait on one job; it is cancelled only when both have
+    given it up."""
+    s = BoardSolver(hint_workers=2)
+    res = {}
+
+    def ask(client):
+        try:
+            res[client] = s.hint(read_query(words(LEAD, "H", "S")), job="j", client=client)
+        except HintCancelled as e:
+            res[client] = e
+    threads = [threading.Thread(target=ask, args=(c,)) for c in ("a", "b")]
+    try:
+        for t in threads:
+            t.start()
+        wait_for(lambda: state_of_job(s, "j", "a") == "solving" and
+                 state_of_job(s, "j", "b") == "solving", "both")
+        assert len(s.lanes.jobs) == 1
+        assert s.cancel_hint("j", "a") == {"job": "j", "cancelled": True}
+        threads[0].join(timeout=10)
+        assert isinstance(res["a"], HintCancelled)
+        time.sleep(0.5)
+        assert state_of_job(s, "j", "b") == "solving" and threads[1].is_alive()
+        assert s.cancel_hint("j", "b") == {"job": "j", "cancelled": True}
+        threads[1].join(timeout=10)
+        assert isinstance(res["b"], HintCancelled) and not s.lanes.jobs
+    finally:
+        s.close()
+
+
+def test_job_names_are_per_client_and_bounded(monkeypatch, client):
+    """A name in use by the page is refused, another page may use it; past a lane's bound a
+    hint gets 503 with Retry-After; a page that stops polling gives its hint up."""
+    from kraken_solver.view import hints
+    play = played_line(FULL, "H", "N", 24, 2)       # 8 cards left: a cheap hint
+    q = words(FULL, "H", "N", play, job="same", client="pa")
+    assert client.get("/api/hint", query_string=q).status_code == 200
+    r = client.get("/api/hint", query_string=dict(q, objective="points"))
+    assert r.status_code == 400 and r.get_json()["field"] == "job"
+    assert "in use" in r.get_json()["error"]
+    assert client.get("/api/hint", query_string=dict(q, client="pb")).status_code == 200
+    s = BoardSolver(hint_workers=2)
+    monkeypatch.setattr(hints, "LANE_JOBS", {"cheap": 16, "expensive": 1})
+    monkeypatch.setattr(hints, "POLL_GRACE_S", 0.5)
+    res = {}
+
+    def ask():
+        try:
+            res["r"] = s.hint(read_query(words(LEAD, "H", "S")), job="k", client="x")
+        except HintCancelled as e:
+            res["r"] = e
+    t = threading.Thread(target=ask)
+    try:
+        t.start()
+        wait_for(lambda: state_of_job(s, "k", "x") == "solving", "k")     # polled once
+        c = create_app([], solver=s).test_client()
+        r = c.get("/api/hint", query_string=words(LEAD, "H", "S", samples="50", client="y"))
+        assert r.status_code == 503 and r.headers["Retry-After"] == "2"
+        assert "expensive hints are queued or running" in r.get_json()["error"]
+        t.join(timeout=10)      # no poll for 0.5 s: given up
+        assert isinstance(res["r"], HintCancelled)
+        assert "stopped asking for its progress" in str(res["r"])
+    finally:
+        s.close()
