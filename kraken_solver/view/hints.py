@@ -114,7 +114,9 @@ class Ticket:
         j = self.job
         state = "cancelled" if self.why is not None else j.state
         return {"job": self.name, "state": state, "done": j.done, "total": j.total,
-                "exact": j.exact, "ms": round((time.perf_counter() - self.t0) * 1000)}
+                "exact": j.exact, "ms": round((time.perf_counter() - self.t0) * 1000),
+                "why": self.why if self.why is not None else (
+                    j.why if j.state == "cancelled" else None)}
 
 
 class HintLanes:

@@ -252,7 +252,8 @@ class BoardSolver:
         """Where the hint ``job`` of ``client`` is: ``{"job", "state"`` (``"choosing"`` the
         layouts, ``"queued"``, ``"solving"``, ``"done"``, ``"cancelled"``, ``"failed"``),
         ``"done"`` and ``"total"`` (layouts solved and to solve; total None while choosing),
-        ``"exact"``, ``"ms"`` (since it was asked for)``}``.  A poll tells that the page is
+        ``"exact"``, ``"ms"`` (since it was asked for), ``"why"`` (why it was given up, or
+        None)``}``.  A poll tells that the page is
         still there (:data:`~kraken_solver.view.hints.POLL_GRACE_S`).  Raises KrakenError for
         a job this client never asked for."""
         return self.lanes.ticket(job, client, poll=True).progress()
