@@ -67,7 +67,7 @@ class Server:
     def stop(self, sig=signal.SIGINT, timeout=30):
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
-        out, err = self.proc.communicate(timeout=timeout)
+        _, err = self.proc.communicate(timeout=timeout)
         return self.proc.returncode, err
 
 
@@ -88,6 +88,15 @@ def tree(pid: int) -> list[int]:
         except OSError:
             pass
     return out
+
+
+def state_of(pid: int) -> str | None:
+    """The state letter of process ``pid`` (``Z``: a zombie), None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
 
 
 def cpu_seconds(pids) -> float:
@@ -250,10 +259,11 @@ def test_oversized_and_broken_requests(server):
     # what reaches the app is answered in JSON
     status, h, body = server.request("POST", "/api/parse", body=b"[" * 100_000,
                                      headers={"Content-Type": "application/json"})
-    assert status == 400 and json.loads(body)["error"].startswith("expected JSON")
+    assert status == 400 and h["Content-Type"] == "application/json"
+    assert json.loads(body)["error"].startswith("expected JSON")
     status, h, body = server.request("GET", "/no/such/page")
-    assert status == 404 and json.loads(body) == {"error": "no such page: /no/such/page",
-                                                  "field": None}
+    assert status == 404 and h["Content-Type"] == "application/json"
+    assert json.loads(body) == {"error": "no such page: /no/such/page", "field": None}
     code, err = server.stop()
     assert code == 130 and "Traceback" not in err and "RecursionError" not in err
 
@@ -290,8 +300,7 @@ def test_stop_mid_hint_answers_and_exits(sig):
         assert status == 409 and json.loads(body)["cancelled"] is True
         assert "the server stopped" in json.loads(body)["error"]
         time.sleep(0.5)
-        alive = [p for p in pids if os.path.exists(f"/proc/{p}")
-                 and open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"]
+        alive = [p for p in pids if state_of(p) not in (None, "Z")]
         assert alive == [], alive
     finally:
         if server.proc.poll() is None:

@@ -115,9 +115,11 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
         if request.content_length is not None and \
                 request.content_length > app.config["MAX_CONTENT_LENGTH"]:
             raise RequestEntityTooLarge()
-        data = request.stream.read(app.config["MAX_CONTENT_LENGTH"] + 1)
-        if len(data) > app.config["MAX_CONTENT_LENGTH"]:
-            raise RequestEntityTooLarge()
+        limit, data = app.config["MAX_CONTENT_LENGTH"], b""
+        while chunk := request.stream.read(64 * 1024):     # a chunked body: 413 past the
+            data += chunk                                   # limit (werkzeug's stream)
+            if len(data) > limit:
+                raise RequestEntityTooLarge()
         try:
             body = json.loads(data.decode("utf-8"))
         except (ValueError, RecursionError):    # RecursionError: [[[[... 100,000 deep
