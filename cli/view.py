@@ -1,6 +1,7 @@
 """``kraken-view [FILE]``: explore a deal in the browser, every legal card marked with its value.
 
-Starts a web server on 127.0.0.1 (a free port, or ``--port``) over the double-dummy solver,
+Starts a web server (waitress, with the limits of :mod:`kraken_solver.view.server`) on
+127.0.0.1 (a free port, or ``--port``) over the double-dummy solver,
 prints its address on stdout and opens the browser (unless ``--no-browser``); Ctrl-C stops it
 (``kraken-view: stopped``, exit status 130, as the other tools end on Ctrl-C).  FILE is a deal
 file as ``kraken-solve`` reads it; several deals give a list to pick from.  Without FILE the
@@ -177,8 +178,13 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
         # Ctrl-C and SIGTERM stop the server, also when it was started with SIGINT ignored
         # (a job in the background of a script)
         got = {}
+        server_pid = os.getpid()
 
         def stop(signum, _frame):
+            if os.getpid() != server_pid:
+                # a hint's worker process forked from a thread, before it set its own
+                # handlers: the pool's terminate (SIGTERM) ends it as the default would
+                os._exit(128 + signum)
             if not got:             # the first signal stops; the stop itself takes seconds
                 got["signum"] = signum
                 raise KeyboardInterrupt

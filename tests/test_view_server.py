@@ -29,12 +29,12 @@ IDLE_S = 2          # the test servers' idle timeout (the cleanup runs every sec
 
 
 class Server:
-    """``kraken-view --no-browser --idle-timeout 2 ARGS`` in a subprocess."""
+    """``kraken-view ARGS --no-browser --quiet --idle-timeout IDLE`` in a subprocess."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, idle=IDLE_S):
         exe = Path(sys.executable).with_name("kraken-view")
         self.proc = subprocess.Popen([str(exe), *args, "--no-browser", "--quiet",
-                                      "--idle-timeout", str(IDLE_S)],
+                                      "--idle-timeout", str(idle)],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         m = re.search(r"serving http://127\.0\.0\.1:(\d+)/", line)
