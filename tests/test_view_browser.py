@@ -420,7 +420,8 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
         return urllib.parse.urlsplit(request.url).path == "/api/hint"
 
     def progress(job):
-        with urllib.request.urlopen(server + "api/hint/progress?job=" + job, timeout=30) as r:
+        q = urllib.parse.urlencode({"job": job, "client": client})
+        with urllib.request.urlopen(server + "api/hint/progress?" + q, timeout=30) as r:
             return json.load(r)
 
     words = {"deal": str(spec.deal), "trump": "SHDC"[spec.trump], "first": "NESW"[spec.first],
@@ -428,6 +429,8 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
     with page.expect_request(is_hint) as asked:
         page.goto(server + "?" + urllib.parse.urlencode(words))
     first = job_of(asked.value)
+    client = urllib.parse.parse_qs(urllib.parse.urlsplit(asked.value.url).query)["client"][0]
+    assert first.startswith(client)
     assert urllib.parse.parse_qs(urllib.parse.urlsplit(asked.value.url).query)["samples"] == \
         ["1000"]
     page.wait_for_function("document.querySelector('#busy').textContent.includes('of 1,000 "
@@ -438,7 +441,7 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
     with page.expect_request(lambda r: r.url.endswith("/api/hint/cancel")) as cancel, \
             page.expect_request(is_hint) as asked:
         page.click(f'.hand [data-card="{card}"]')
-    assert json.loads(cancel.value.post_data) == {"job": first}
+    assert json.loads(cancel.value.post_data) == {"job": first, "client": client}
     second = job_of(asked.value)
     assert second != first and "samples" not in asked.value.url
     played.append(card)
@@ -462,3 +465,37 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
         page.wait_for_timeout(50)
     state = progress(second)["state"]
     assert state == "done" or (state == "cancelled" and second in cancels), (state, cancels)
+
+
+def test_a_reload_gives_up_the_hint_and_gets_a_new_client(page, server, deal_file):
+    """A page reloaded while its hint runs cancels it (pagehide), and the new load asks under a
+    client id of its own."""
+    spec = parse_deal_file(deal_file)[1]
+    words = {"deal": str(spec.deal), "trump": "SHDC"[spec.trump], "first": "NESW"[spec.first],
+             "view": "player", "samples": "1000"}
+
+    def asked_words(request):
+        return urllib.parse.parse_qs(urllib.parse.urlsplit(request.url).query)
+
+    def is_hint(request):
+        return urllib.parse.urlsplit(request.url).path == "/api/hint"
+
+    with page.expect_request(is_hint) as asked:
+        page.goto(server + "?" + urllib.parse.urlencode(words))
+    first = asked_words(asked.value)
+    page.wait_for_function("document.querySelector('#busy').textContent.includes('of 1,000 "
+                           "layouts')")
+    with page.expect_request(is_hint) as again:
+        page.reload()       # the cancel is sent as the page goes (not seen by Playwright)
+    assert asked_words(again.value)["client"] != first["client"]
+    q = urllib.parse.urlencode({"job": first["job"][0], "client": first["client"][0]})
+    for _ in range(200):
+        with urllib.request.urlopen(server + "api/hint/progress?" + q, timeout=30) as r:
+            pr = json.load(r)
+            if pr["state"] == "cancelled":
+                break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the first load's hint was not cancelled")
+    # by the page's own cancel (pagehide), not only by its connection closing
+    assert pr["why"] == "the page cancelled it"

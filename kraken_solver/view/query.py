@@ -94,7 +94,7 @@ ENDPOINT_WORDS = {
     "/api/trumps": POSITION_WORDS + ("objective",),
     "/api/line": POSITION_WORDS + ("objective",),
     "/api/hint": POSITION_WORDS + ("objective", "samples", "job", "client"),
-    "/api/hint/progress": ("job",),
+    "/api/hint/progress": ("job", "client"),
     "/api/hint/cancel": (),
     "/api/parse": (),
 }
