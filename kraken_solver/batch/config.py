@@ -52,9 +52,13 @@ COLUMNS = (
 TIMING_COLUMNS = ("nodes", "ms")
 
 
-def columns_for(objectives) -> list[tuple[str, str, str]]:
-    """The columns of a batch file for ``objectives`` (``points`` only when asked)."""
-    return [c for c in COLUMNS if c[0] != "points" or "points" in objectives]
+def columns_for(objectives, play=None) -> list[tuple[str, str, str]]:
+    """The columns of a batch file for ``objectives`` (``points`` only when asked), and the
+    played columns (:data:`~kraken_solver.batch.play.PLAY_COLUMNS`) when ``play`` names a
+    bot."""
+    from .play import PLAY_COLUMNS
+    return [c for c in COLUMNS if c[0] != "points" or "points" in objectives] + \
+        (list(PLAY_COLUMNS) if play else [])
 
 
 # ----------------------------------------------------------------------------- the batch
@@ -70,6 +74,8 @@ class BatchConfig:
     - ``objectives``: ``("score",)`` or ``("score", "points")``: score is always computed.
     - ``chunk_size``: deals a part file; ``fmt``: ``"csv"`` or ``"parquet"``.
     - ``input_sha256``, ``input_bytes``: of exactly the bytes of the input read.
+    - ``play``: the bot spec that also plays every (deal, trump) at all four seats
+      (:mod:`kraken_solver.batch.play`), None without; ``play_seed``: its seed.
     """
     deals: int | None = 0
     seed: int | None = 1
@@ -81,6 +87,9 @@ class BatchConfig:
     input: str | None = None
     input_sha256: str | None = None
     input_bytes: int | None = None
+    # --play: the bot spec playing every (deal, trump) at four seats, and its seed
+    play: str | None = None
+    play_seed: int = 0
     # the input as the user named it, for messages (``input`` is absolute, for the workers
     # and a resume from another folder); not part of the configuration compared
     input_name: str | None = dataclasses.field(default=None, compare=False)
@@ -105,6 +114,8 @@ class BatchConfig:
             "format": self.fmt,
             "input_sha256": self.input_sha256,
             "input_bytes": self.input_bytes,
+            # only with --play, so that the sidecars of other runs compare as they were
+            **({"play": {"bot": self.play, "seed": self.play_seed}} if self.play else {}),
         }
 
     @property
@@ -131,14 +142,16 @@ def _as_dealt(spec) -> None:
 
 def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | None = None,
                 first=None, rules=None, objectives=("score",), chunk_size: int = CHUNK_SIZE,
-                fmt: str = "csv") -> BatchConfig:
+                fmt: str = "csv", play: str | None = None, play_seed: int = 0) -> BatchConfig:
     """Check the options of a batch and build its :class:`BatchConfig`.
 
     Either ``deals`` (with ``seed``) or ``input`` (a deal file, a regular file: the deals as
     dealt, all four trumps, played cards not allowed; its SHA-256 is taken of the bytes read,
     and its first megabyte is checked now, the rest while the batch runs).  ``first``/``rules``
     default to N and ``kraken`` for generated deals and to the file's values for an input
-    file.  Raises KrakenError (and the deal-file errors of
+    file.  ``play``/``play_seed``: a card-play bot spec and its seed
+    (:func:`~kraken_solver.batch.play.check_play`).  Raises KrakenError (and the deal-file
+    errors of
     :class:`~kraken_solver.notation.reader.DealReader`)."""
     from ..game.cards import as_seat
     bad = [o for o in objectives if o not in OBJECTIVES]
@@ -151,6 +164,12 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         require_pyarrow()
     if not is_int(chunk_size) or not 1 <= int(chunk_size) <= 100000:
         raise KrakenError("the chunk size must be from 1 to 100000", token=str(chunk_size))
+    if play is not None:
+        from .play import check_play
+        play, play_seed = check_play(play, play_seed)
+    else:
+        play_seed = 0
+    played = {"play": play, "play_seed": play_seed}
     first_i = as_seat(first) if first is not None else None
     rules_r = as_rules(rules) if rules is not None else None
     if input is not None:
@@ -160,7 +179,7 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         config = BatchConfig(deals=None, seed=None, first=first_i, rules=rules_r,
                              objectives=objectives, chunk_size=int(chunk_size), fmt=fmt,
                              input=os.path.abspath(input), input_sha256=digest,
-                             input_bytes=size, input_name=os.fspath(input))
+                             input_bytes=size, input_name=os.fspath(input), **played)
         config.reader().check_ahead()
         return config
     if deals is None or not is_int(deals) or int(deals) < 1 or int(deals) > MAX_DEALS:
@@ -171,7 +190,7 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
     return BatchConfig(deals=int(deals), seed=int(seed),
                        first=first_i if first_i is not None else 0,
                        rules=rules_r if rules_r is not None else Rules(),
-                       objectives=objectives, chunk_size=int(chunk_size), fmt=fmt)
+                       objectives=objectives, chunk_size=int(chunk_size), fmt=fmt, **played)
 
 
 def hash_input(path) -> tuple[str, int]:

@@ -47,6 +47,7 @@ from ..notation.text import count
 from ..workers.pool import make_pool
 from ..workers.task import report_progress, worker_searcher
 from .config import BatchConfig, columns_for, paths_for
+from .play import play_rows
 from .store import (RUN_META, assemble, check_batch_outputs, check_done_parts, check_same_input,
                     csv_value, list_parts, lock_dir, meta_to_run, now_stamp, part_name,
                     remove_empty_dir, rows_of, write_meta)
@@ -56,7 +57,7 @@ def _solve_chunk(task) -> dict:
     """Worker: solve one chunk; return its part file's text (the caller writes it) and a
     summary of the work.  Reports each finished deal (:func:`report_progress`)."""
     from .. import __version__
-    k, start, stop, seed, first, rules, items, objectives, columns = task
+    k, start, stop, seed, first, rules, items, objectives, columns, play = task
     searcher = worker_searcher()
     t0 = time.perf_counter()
     n0 = searcher.nodes
@@ -69,7 +70,11 @@ def _solve_chunk(task) -> dict:
         if not isinstance(deal, Deal):
             deal = Deal(tuple(deal))
         results = solve_trumps(searcher, deal, first, rules, points="points" in objectives)
-        for row in rows_of(start + i, deal, first, rules, results):
+        rows = rows_of(start + i, deal, first, rules, results)
+        if play is not None:        # --play: the same deal played out by the bots, per trump
+            for row, played in zip(rows, play_rows(deal, first, rules, *play)):
+                row.update(played)
+        for row in rows:
             w.writerow([csv_value(row[c]) for c in columns])
         report_progress(i + 1)
     return {"chunk": k, "deals": stop - start, "text": buf.getvalue(),
@@ -121,6 +126,11 @@ class _InputCheck(threading.Thread):
             raise self.error
 
 
+def _play(config: BatchConfig):
+    """A task's play: (bot spec, seed) with ``--play``, else None."""
+    return (config.play, config.play_seed) if config.play else None
+
+
 def _input_tasks(config: BatchConfig, done: set, columns):
     """The tasks of the chunks of an input file not in ``done``, reading it as a stream."""
     reader = config.reader()
@@ -131,12 +141,12 @@ def _input_tasks(config: BatchConfig, done: set, columns):
             if k not in done:
                 start = k * config.chunk_size
                 yield (k, start, start + len(items), None, None, None, items,
-                       config.objectives, columns)
+                       config.objectives, columns, _play(config))
             k, items = k + 1, []
     if items and k not in done:
         start = k * config.chunk_size
         yield (k, start, start + len(items), None, None, None, items, config.objectives,
-               columns)
+               columns, _play(config))
     check_same_input(config, reader)
 
 
@@ -170,7 +180,7 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
     sidecar are untouched)."""
     out = os.fspath(out)
     parts_dir, meta_path = paths_for(out)
-    cols = columns_for(config.objectives)
+    cols = columns_for(config.objectives, config.play)
     columns = [c[0] for c in cols]
     log = log or (lambda line: None)
     inputs = [config.input] if config.input else []
@@ -246,7 +256,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
                 if k not in done:
                     start, stop = config.chunk_range(k)
                     yield (k, start, stop, config.seed, config.first, config.rules, None,
-                           config.objectives, columns)
+                           config.objectives, columns, _play(config))
         tasks = tasks_of()
 
     t0 = time.perf_counter()
