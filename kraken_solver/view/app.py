@@ -10,7 +10,9 @@ cards), ``/api/trumps`` (the trump table of the fresh deal), ``/api/line`` (a pr
 variation from the position), ``/api/hint`` (the player's-view hint of the player to move;
 the words ``samples``, ``job`` and ``client`` besides the position's),
 ``/api/hint/progress?job=NAME`` (layouts solved of how many), POST ``/api/hint/cancel``
-(``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file text -> its deals).
+(``{"job": NAME}``: stop it), POST ``/api/parse`` (pasted deal-file text -> its deals), and
+the game against the computer: the page ``/play``, ``/api/play/move`` and ``/api/play/trump``
+(:mod:`kraken_solver.view.play`).
 The position's words are :mod:`kraken_solver.view.query`'s.  Bad input gets status 400 and
 ``{"error": "...", "field": "..."}``; a hint that was cancelled or replaced gets 409 with
 ``"cancelled": true``.  Requests from anywhere but this machine are refused.  Values are in
@@ -25,6 +27,7 @@ from ..errors import KrakenError
 from ..game.rules import PRESETS
 from .board import state_of
 from .page import MAX_DEALS, MAX_PASTE_CHARS, page_html, parse_pasted
+from .play import register_play
 from .query import (ENDPOINT_WORDS, Query, check_words, error_json, objective_word, query_word,
                     read_query)
 from .session import (_JOB_NAME, MAX_VIEW_SAMPLES, BoardSolver, BusyError, HintCancelled,
@@ -181,6 +184,7 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
         except KrakenError as e:
             return fail(e)
 
+    register_play(app, fail)    # /play and /api/play/...: the game against the computer
     return app
 
 
