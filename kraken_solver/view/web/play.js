@@ -247,7 +247,7 @@
           ...cards.map(() => el("span", { class: "back", "aria-hidden": "true" }))));
         continue;
       }
-      const shown = seat === G.seat ? cards : st.dealt[seat];
+      const shown = st.over ? st.dealt[seat] : cards;     // at the end: every hand as dealt
       for (const suit of SUITS) {
         const row = el("div", { class: "suit-row" + (st.trump === suit ? " trump" : ""), dataset: { suit } },
           el("span", { class: "sym " + (RED[suit] ? "red" : "black"), text: SYM[suit] }));
@@ -379,6 +379,9 @@
   wire();
   if (readAddress()) {
     $("#set-seat").value = G.seat;
+    if (SEATS.includes(G.first)) $("#set-first").value = G.first;
+    $("#set-seed").value = G.seed; $("#set-rules").value = G.rules; $("#set-deal").value = G.deal;
+    for (const s of SEATS) if (G.bots[s]) $("#bot-" + s).value = G.bots[s];
     step();
   } else {
     const q = new URLSearchParams(location.search.slice(1));
