@@ -98,6 +98,12 @@ def _raise_interrupt(signum, frame):
 @click.option("--chunk-size", type=AsciiInt(1, 100000), default=64, show_default=True,
               help="Deals per part file (the unit of work and of resuming).")
 @condition_options
+@click.option("--play", "play_bot", default=None, metavar="BOT",
+              help="Also play every (deal, trump) out with this card-play bot at all four "
+                   "seats (random, heuristic, pimc:N, dd): the played_score, played_points, "
+                   "played_made, played_pit and play columns.")
+@click.option("--play-seed", type=AsciiInt(0, MAX_SEED), default=None,
+              help="Seed of the --play bots (default 0).")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run with the same options (reuses its parts).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no closing line.")
@@ -105,12 +111,14 @@ def _raise_interrupt(signum, frame):
 @click.pass_context
 @guard_output(PROG, needs_stdout=False)
 def main(ctx, deals, input_path, seed, out, rules_name, first, objective, workers, scheduler,
-         fmt, chunk_size, where, predeal, max_tries, resume, quiet):
+         fmt, chunk_size, where, predeal, max_tries, play_bot, play_seed, resume, quiet):
     """Solve many deals double dummy for all four trumps of the first player.
 
     One row per (deal, trump): deal_id, deal (PBN), first, trump, rules, score, made,
     points (with --objective score,points), pit (the playing team can force every trick),
-    nodes and ms (the work: they vary from run to run).  Values are in points, from the
+    nodes and ms (the work: they vary from run to run); with --play BOT also the deal as
+    that bot played it at all four seats (played_score, played_points, played_made,
+    played_pit, play: the 32 cards).  Values are in points, from the
     playing team's side (RULES.md section 8).  Deals come from SeedSequence(SEED), one child
     per block of 64 deals, so the file does not depend on --workers or on resuming.
     --where and --predeal deal only the deals that meet a condition (README: Dealing with
@@ -122,6 +130,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
       kraken-batch --deals 10000 --seed 1 --out results.csv --resume
       kraken-batch --deals 1000 --where 'has(N, HJ H9)' --out jack-nine.csv
       kraken-batch --deals 1000000 --seed 1 --out big.parquet --scheduler tcp://HOST:8786
+      kraken-batch --deals 200 --seed 1 --out played.csv --play pimc:20
       kraken-batch summarize results.csv --csv tables/ --plots plots/
     """
     if ctx.invoked_subcommand is not None:
@@ -150,6 +159,8 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
                                "--deals N, not --input")
     # a bad condition, or one too rare for --max-tries: one line, status 2, before any work
     make_condition(ctx, PROG, where, predeal, first_block=(seed, deals or 1, max_tries))
+    if play_seed is not None and play_bot is None:
+        raise click.UsageError("--play-seed is the seed of the --play bots: give --play BOT")
     from kraken_solver.batch.config import format_for, make_config, paths_for
     from kraken_solver.batch.run import run_batch
     from kraken_solver.batch.store import check_batch_outputs
@@ -162,7 +173,8 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
                              rules=rules_option(rules_name), objectives=objectives,
                              chunk_size=chunk_size, fmt=fmt, where=where,
-                             predeal=list(predeal) or None, max_tries=max_tries)
+                             predeal=list(predeal) or None, max_tries=max_tries,
+                             play=play_bot, play_seed=play_seed or 0)
     except KrakenError as err:
         _fail(ctx, err)
     progress = not quiet and sys.stderr.isatty()

@@ -288,7 +288,8 @@ def test_query_words_given_twice_are_refused(client):
         "error": "trump: given 2 times; give each query word once (got 'trump=H&trump=S')",
         "field": "trump"}
     good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
-            "play": "SA", "objective": "points", "samples": "5", "job": "j1", "client": "c1"}
+            "play": "SA", "objective": "points", "samples": "5", "job": "j1", "client": "c1",
+            "seat": "S", "bots": "N=random,E=random,W=random", "seed": "1"}
     for path, words in ENDPOINT_WORDS.items():
         for word in words:
             query = [(w, good[w]) for w in words] + [(word, good[word])]
@@ -413,7 +414,7 @@ def test_the_page_ships_as_package_data():
     globs = conf["tool"]["setuptools"]["package-data"]["kraken_solver.view"]
     web = ROOT / "kraken_solver" / "view" / "web"
     files = sorted(p.name for p in web.iterdir())
-    assert files == ["index.html", "view.css", "view.js"]
+    assert files == ["index.html", "play.css", "play.html", "play.js", "view.css", "view.js"]
     for name in files:
         assert any(Path("web", name).match(g) for g in globs), name
     html = page_html()

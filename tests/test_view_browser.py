@@ -499,3 +499,39 @@ def test_a_reload_gives_up_the_hint_and_gets_a_new_client(page, server, deal_fil
         raise AssertionError("the first load's hint was not cancelled")
     # by the page's own cancel (pagehide), not only by its connection closing
     assert pr["why"] == "the page cancelled it"
+def test_play_against_the_computer(page, server):
+    """/play: the user at S, bots at N, E, W; the bots' hands are backs, the user's cards
+    are clickable when it is their turn, the hint answers, the game ends with the score
+    sheet and a link that opens the same play on the board."""
+    deal = "N:AQ9.AQJ8.8. K8.97.KJ7.8 J7.KT.A.QT9 T..QT9.AKJ7"
+    q = urllib.parse.urlencode({"deal": deal, "first": "N", "seat": "S", "seed": "3",
+                                "bots": "N=heuristic,E=random,W=heuristic"})
+    page.goto(server + "/play?" + q)
+    page.wait_for_selector('#board[data-phase="your-turn"]')
+    assert page.eval_on_selector_all('[data-seat="N"] [data-card]', "els => els.length") == 0
+    assert page.get_attribute('[data-seat="W"] .backs', "data-backs") == "8"
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint li[data-card]")
+    legal = page.eval_on_selector_all('[data-seat="S"] .card.legal',
+                                      "els => els.map(e => e.dataset.card)")
+    hinted = page.eval_on_selector_all("#hint li[data-card]",
+                                       "els => els.map(e => e.dataset.card)")
+    assert sorted(legal) == sorted(hinted)
+    mine = 0
+    while True:
+        page.wait_for_selector('#board[data-phase="your-turn"], #board[data-phase="over"]')
+        if page.get_attribute("#board", "data-phase") == "over":
+            break
+        played = page.get_attribute("#board", "data-played")
+        page.click('[data-seat="S"] .card.legal >> nth=0')
+        mine += 1
+        page.wait_for_function("p => document.querySelector('#board').dataset.played !== p",
+                               arg=played)
+    cards = page.get_attribute("#board", "data-played").split()
+    assert len(cards) == 32 and mine == 8
+    final = page.inner_text("#sheet-table")
+    assert "Score" in final
+    href = page.get_attribute("#review-link", "href")
+    assert urllib.parse.parse_qs(href.split("?", 1)[1])["play"][0].split() == cards
+    page.click("#review-link")
+    page.wait_for_selector(f'#board[data-played="{" ".join(cards)}"]')

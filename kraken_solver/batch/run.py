@@ -46,6 +46,7 @@ from ..notation.text import count
 from ..workers.pool import make_pool
 from ..workers.task import report_progress, worker_searcher
 from .config import BatchConfig, columns_for, paths_for, stream_deals
+from .play import play_rows
 from .store import (BATCH_STORE, RUN_META, StoreKind, assemble, check_batch_outputs,
                     check_done_parts, check_same_input, csv_value, list_parts, lock_dir,
                     meta_to_run, now_stamp, part_name, remove_empty_dir, rows_of, write_meta)
@@ -55,7 +56,7 @@ def _solve_chunk(task) -> dict:
     """Worker: solve one chunk; return its part file's text (the caller writes it) and a
     summary of the work.  Reports each finished deal (:func:`report_progress`)."""
     from .. import __version__
-    k, start, stop, seed, first, rules, items, objectives, columns = task
+    k, start, stop, seed, first, rules, items, objectives, columns, play = task
     searcher = worker_searcher()
     t0 = time.perf_counter()
     n0 = searcher.nodes
@@ -68,7 +69,11 @@ def _solve_chunk(task) -> dict:
         if not isinstance(deal, Deal):
             deal = Deal(tuple(deal))
         results = solve_trumps(searcher, deal, first, rules, points="points" in objectives)
-        for row in rows_of(start + i, deal, first, rules, results):
+        rows = rows_of(start + i, deal, first, rules, results)
+        if play is not None:        # --play: the same deal played out by the bots, per trump
+            for row, played in zip(rows, play_rows(deal, first, rules, *play)):
+                row.update(played)
+        for row in rows:
             w.writerow([csv_value(row[c]) for c in columns])
         report_progress(i + 1)
     return {"chunk": k, "deals": stop - start, "text": buf.getvalue(),
@@ -77,13 +82,19 @@ def _solve_chunk(task) -> dict:
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
 
 
+def _play(config: BatchConfig):
+    """A task's play: (bot spec, seed) with ``--play``, else None."""
+    return (config.play, config.play_seed) if config.play else None
+
+
 def _batch_task(config: BatchConfig, k: int, start: int, stop: int, items, columns):
     """The task of chunk ``k`` for :func:`_solve_chunk` (``items``: an input's deals, or None
     for generated deals)."""
     if items is not None:
-        return (k, start, stop, None, None, None, items, config.objectives, columns)
+        return (k, start, stop, None, None, None, items, config.objectives, columns,
+                _play(config))
     return (k, start, stop, config.stream(), config.first, config.rules, None,
-            config.objectives, columns)
+            config.objectives, columns, _play(config))
 
 
 @dataclass(frozen=True)
@@ -107,8 +118,8 @@ class RunJob:
 
 
 #: the batch's own run
-BATCH_JOB = RunJob(BATCH_STORE, lambda config: columns_for(config.objectives), _batch_task,
-                   _solve_chunk)
+BATCH_JOB = RunJob(BATCH_STORE, lambda config: columns_for(config.objectives, config.play),
+                   _batch_task, _solve_chunk)
 
 
 @dataclass

@@ -341,9 +341,10 @@ def _checked_part(path: str, k: int, expected, config: BatchConfig, columns) -> 
         raise damaged(path, k, config, f"it has {count(len(rows), 'row')}, and the chunk's "
                        f"{count(len(expected), 'deal')} have {4 * len(expected)}")
     col = {c: i for i, c in enumerate(columns)}
-    ints = [col[c] for c in ("score", "points", "nodes") if c in col]
+    ints = [col[c] for c in ("score", "points", "nodes", "played_score", "played_points")
+            if c in col]
     floats = [col["ms"]]
-    bools = [col[c] for c in ("made", "pit") if c in col]
+    bools = [col[c] for c in ("made", "pit", "played_made", "played_pit") if c in col]
     for i, fields in enumerate(csv.reader(rows)):
         line = i + 2
         if len(fields) != len(columns):
@@ -368,9 +369,10 @@ def _checked_part(path: str, k: int, expected, config: BatchConfig, columns) -> 
             if fields[j] not in ("True", "False"):
                 raise damaged(path, k, config, f"{columns[j]} {fields[j]!r} is not True or "
                                "False", line)
-        if (fields[col["made"]] == "True") != (int(fields[col["score"]]) > 0):
-            raise damaged(path, k, config, "made does not match the score (made is score > 0)",
-                           line)
+        for made, score in (("made", "score"), ("played_made", "played_score")):
+            if made in col and (fields[col[made]] == "True") != (int(fields[col[score]]) > 0):
+                raise damaged(path, k, config, f"{made} does not match the {score} ({made} "
+                              f"is {score} > 0)", line)
     return "".join(r + "\n" for r in rows)
 
 
@@ -539,7 +541,8 @@ def _schema_pa(columns, kinds=None):
     import pyarrow as pa
     types = {"int64": pa.int64(), "string": pa.string(), "bool": pa.bool_(),
              "float64": pa.float64()}
-    kinds = kinds or {c[0]: c[1] for c in COLUMNS}
+    from .play import PLAY_COLUMNS
+    kinds = kinds or {c[0]: c[1] for c in COLUMNS + PLAY_COLUMNS}
     return pa.schema([(c, types[kinds[c]]) for c in columns])
 
 

@@ -10,12 +10,13 @@ cards), ``/api/trumps`` (the trump table of the fresh deal), ``/api/line`` (a pr
 variation from the position), ``/api/hint`` (the player's-view hint of the player to move;
 the words ``samples``, ``job`` and ``client`` besides the position's),
 ``/api/hint/progress?job=NAME&client=ID`` (layouts solved of how many), POST
-``/api/hint/cancel`` (``{"job": NAME, "client": ID}``: stop it), and POST ``/api/parse``
-(pasted deal-file text -> its deals).  The position's words are
-:mod:`kraken_solver.view.query`'s.  Every error is ``{"error": "...", "field": "..."}``: bad
-input 400, a refused caller 403 (:mod:`kraken_solver.view.guard`: checked before every route,
-so a new endpoint is covered), no such page 404, too large 413, a hint that was cancelled,
-replaced or abandoned 409 with ``"cancelled": true``, full hint lanes 503 with
+``/api/hint/cancel`` (``{"job": NAME, "client": ID}``: stop it), POST ``/api/parse``
+(pasted deal-file text -> its deals), and the game against the computer: the page ``/play``,
+``/api/play/move`` and ``/api/play/trump`` (:mod:`kraken_solver.view.play`).  The position's
+words are :mod:`kraken_solver.view.query`'s.  Every error is ``{"error": "...", "field":
+"..."}``: bad input 400, a refused caller 403 (:mod:`kraken_solver.view.guard`: checked before
+every route, so a new endpoint is covered), no such page 404, too large 413, a hint that was
+cancelled, replaced or abandoned 409 with ``"cancelled": true``, full hint lanes 503 with
 ``Retry-After`` (:mod:`kraken_solver.view.hints`), a bug 500.  Values are in
 points, from the playing team's side (RULES.md §8).
 """
@@ -31,6 +32,7 @@ from .board import state_of
 from .guard import refusal
 from .hints import RETRY_AFTER_S
 from .page import MAX_DEALS, MAX_PASTE_CHARS, page_html, parse_pasted
+from .play import register_play
 from .query import (ENDPOINT_WORDS, Query, check_words, error_json, objective_word, query_word,
                     read_query)
 from .session import (_JOB_NAME, MAX_VIEW_SAMPLES, BoardSolver, BusyError, HintCancelled,
@@ -226,6 +228,7 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
         except KrakenError as e:
             return fail(e)
 
+    register_play(app, fail)    # /play and /api/play/...: the game against the computer
     return app
 
 

@@ -781,6 +781,7 @@
     $("#btn-best").disabled = !st || st.over || !S.trump;
     $("#btn-best").hidden = !!EXPORT;
     $("#btn-edit").hidden = !!EXPORT;
+    $("#btn-play").hidden = !!EXPORT;
     $("#show-score").setAttribute("aria-pressed", String(S.objective === "score"));
     $("#show-points").setAttribute("aria-pressed", String(S.objective === "points"));
     $("#view-group").hidden = !(S.info && S.info.hint);
@@ -1024,6 +1025,10 @@
     $("#show-dd").addEventListener("click", () => { S.hintView = false; refresh(); });
     $("#show-hint").addEventListener("click", () => { S.hintView = true; refresh(); });
     $("#btn-edit").addEventListener("click", () => openEditor(S.deal ? "paste" : "click"));
+    // the game against the computer (play.js), at the deal shown
+    $("#btn-play").addEventListener("click", () => {
+      location.href = "/play" + (S.deal ? "?" + new URLSearchParams({ deal: S.deal, first: S.first, rules: S.rules }) : "");
+    });
     $("#editor-close").addEventListener("click", () => $("#editor").close());
     $("#tab-paste").addEventListener("click", () => showTab("paste"));
     $("#tab-click").addEventListener("click", () => showTab("click"));
