@@ -11,15 +11,13 @@ Bad options: one line and exit status 2; a failing bot or file: one line and exi
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
 
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
-from kraken_solver.cli.batch import _command_line, _raise_interrupt
+from kraken_solver.cli import (RULES_HELP, command_fail, command_line, guard_output, rules_option,
+                              run_keeping_parts, stderr_log)
 from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
 from kraken_solver.errors import BotSpecError, KrakenError
 from kraken_solver.game.cards import SEATS, SUITS
@@ -27,11 +25,6 @@ from kraken_solver.limits import MAX_BATCH_DEALS, MAX_HINT_SAMPLES, MAX_SEED
 from kraken_solver.notation.text import count
 
 PROG = "kraken-arena"
-
-
-def _fail(ctx, err) -> None:
-    click.echo(f"{PROG}: error: {err}", err=True)
-    ctx.exit(1)
 
 
 def _bot(ctx, param, value):
@@ -141,31 +134,14 @@ def main(ctx, ns, ew, ns_trump, ew_trump, trump, deals, input_path, seed, first,
     except BotSpecError as err:
         raise click.UsageError(str(err)) from None
     except KrakenError as err:
-        _fail(ctx, err)
+        command_fail(ctx, PROG, err)
     progress = not quiet and sys.stderr.isatty()
-
-    def log(line):
-        if not quiet:
-            click.echo(f"{PROG}: {line}", err=True)
-
-    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        with first_run_notice(PROG):
-            res = play_match(config, out=out, records=records, workers=workers,
-                             scheduler=scheduler, resume=resume, progress=progress,
-                             command=_command_line(ctx), log=log)
-    except KrakenError as err:
-        _fail(ctx, err)
-    except KeyboardInterrupt:
-        parts = paths_for(out)[0] if out else None
-        done = parts and os.path.isdir(parts) and any(n.startswith("chunk-")
-                                                      for n in os.listdir(parts))
-        click.echo(f"\n{PROG}: interrupted; " + (
-            f"finished deals are kept in {parts}/: run the same command with --resume to "
-            "finish" if done else "no deal was kept"), err=True)
-        ctx.exit(130)
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
+    res = run_keeping_parts(
+        ctx, PROG, lambda: play_match(config, out=out, records=records, workers=workers,
+                                      scheduler=scheduler, resume=resume, progress=progress,
+                                      command=command_line(ctx, PROG),
+                                      log=stderr_log(PROG, quiet)),
+        paths_for(out)[0] if out else None, "deal")
     click.echo(format_stats(res.stats))
     if not quiet and not res.run.already_complete:
         where = f" -> {out}" if out else ""

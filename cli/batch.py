@@ -12,13 +12,13 @@ finishes it.  Progress (deals/s, ETA) on stderr when it is a terminal.  Errors: 
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli import (RULES_HELP, command_fail, command_line, guard_output, rules_option,
+                              run_keeping_parts, stderr_log)
 from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
 from kraken_solver.errors import KrakenError
 from kraken_solver.game.cards import SEATS
@@ -26,11 +26,6 @@ from kraken_solver.limits import MAX_BATCH_DEALS, MAX_SEED
 from kraken_solver.notation.text import count
 
 PROG = "kraken-batch"
-
-
-def _fail(ctx, err) -> None:
-    click.echo(f"{PROG}: error: {err}", err=True)
-    ctx.exit(1)
 
 
 def _objectives(text: str) -> tuple:
@@ -44,30 +39,6 @@ def _objectives(text: str) -> tuple:
         raise click.BadParameter(f"{twice[0]} is given twice; a comma list of score and "
                                  "points, each once, e.g. score,points", param_hint="--objective")
     return tuple(words)
-
-
-def _command_line(ctx) -> list[str]:
-    """The command as given, rebuilt from the parsed options (works under any caller)."""
-    words = [PROG]
-    for param in ctx.command.params:
-        if not isinstance(param, click.Option) or param.name not in ctx.params:
-            continue
-        value = ctx.params[param.name]
-        if value is None or value is False:
-            continue
-        flag = max(param.opts, key=len)
-        if value is True:
-            words.append(flag)
-        elif isinstance(value, tuple):          # a repeatable option: each value
-            for v in value:
-                words += [flag, str(v)]
-        else:
-            words += [flag, str(value)]
-    return words
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 @click.group(name=PROG, invoke_without_command=True,
@@ -176,29 +147,14 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
                              predeal=list(predeal) or None, max_tries=max_tries,
                              play=play_bot, play_seed=play_seed or 0)
     except KrakenError as err:
-        _fail(ctx, err)
+        command_fail(ctx, PROG, err)
     progress = not quiet and sys.stderr.isatty()
-
-    def log(line):
-        if not quiet:
-            click.echo(f"{PROG}: {line}", err=True)
-
-    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        with first_run_notice(PROG):    # the local pool loads the kernels in this process
-            res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
-                            progress=progress, command=_command_line(ctx), log=log)
-    except KrakenError as err:
-        _fail(ctx, err)
-    except KeyboardInterrupt:
-        parts = paths_for(out)[0]
-        done = os.path.isdir(parts) and any(n.startswith("chunk-") for n in os.listdir(parts))
-        click.echo(f"\n{PROG}: interrupted; " + (
-            f"finished chunks are kept in {parts}/: run the same command with --resume to "
-            "finish" if done else "no chunk was finished"), err=True)
-        ctx.exit(130)
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
+    res = run_keeping_parts(
+        ctx, PROG, lambda: run_batch(config, out, workers=workers, scheduler=scheduler,
+                                     resume=resume, progress=progress,
+                                     command=command_line(ctx, PROG),
+                                     log=stderr_log(PROG, quiet)),
+        paths_for(out)[0], "chunk")
     if not quiet and not res.already_complete:
         extra = f" ({count(res.chunks_reused, 'chunk')} from before)" if res.chunks_reused \
             else ""
@@ -246,7 +202,7 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
             click.echo(f"{PROG}: wrote {', '.join(os.path.basename(p) for p in paths)} to "
                        f"{plots_dir}", err=True)
     except KrakenError as err:
-        _fail(ctx, err)
+        command_fail(ctx, PROG, err)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -402,6 +402,10 @@ def test_a_match_on_deals_that_meet_a_condition(tmp_path):
     assert all(naive_where.meets(node, Deal.from_pbn(text), predeal) for text in df["deal"])
     meta = json.loads((tmp_path / "m.csv.meta.json").read_text())
     assert meta["config"]["where"] == "hearts(S) >= 4" and meta["config"]["predeal"]
+    # the sidecar's command is the match's own, as given (it was once recorded as kraken-batch)
+    assert meta["tool"] == "kraken-arena" and meta["command"].startswith("kraken-arena ")
+    assert "--ns heuristic" in meta["command"] and "--where 'hearts(S) >= 4'" in \
+        meta["command"]
     r = CliRunner().invoke(main, ["--deals", 3, "--seed", 2, "--ns", "heuristic", "--ew",
                                   "random", "--where", "hearts(S) >= 5", "--predeal", "N:SJ",
                                   "--out", str(out), "--resume", "--quiet"])
