@@ -61,7 +61,8 @@ def state(client, game, who=CLIENT):
 
 def known_to_user(answer: dict, dealt: list) -> set:
     """The cards the user may know: their hand as dealt and the cards played so far."""
-    return set(dealt) | {p["card"] for p in answer.get("played", [])}
+    return set(dealt) | {p["card"] if isinstance(p, dict) else p   # the hint: card texts
+                         for p in answer.get("played", [])}
 
 
 def hidden_cards_in(answer, allowed: set, deal) -> list:
@@ -105,7 +106,7 @@ def play_game(client, seat, bots, seed, first="N", deal=None, chooser_trump=None
                                                                "job": "h1"})
                 assert h.status_code == 200, h.json
                 assert sorted(h.json["cards"]) == sorted(st["legal"]) or h.json["forced"]
-                answers.append(dict(h.json, played=st["played"]))
+                answers.append(h.json)
             card = mine.pop(0) if cards else rng.choice(st["legal"])
             r = post(client, "card", game, card=card)
         assert r.status_code == 200, r.json
