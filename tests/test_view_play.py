@@ -169,6 +169,49 @@ def test_the_check_sees_a_hidden_card(client):
     assert hidden_cards_in({"error": "got 'SA'"}, set(dealt), DEAL) == ["SA"]
 
 
+def test_the_hint_is_a_job_of_the_board(client):
+    """The hint goes through the board's hint jobs: its progress and cancel answer with the
+    same job and client; a bad job name is refused."""
+    small = "N:AQ.AQ.. K8.97.. J7.KT.. T..Q.AK"        # 4 cards a hand: the cheap lane
+    st = new(client, seat="N", deal=small, bots="E=random,S=random,W=random")
+    st = post(client, "trump", st["game"], trump="H").json
+    assert st["your_turn"] and st["phase"] == "play"
+    q = {"game": st["game"], "client": CLIENT}
+    r = client.get("/api/play/hint", query_string=dict(q, job="bad name"))
+    assert r.status_code == 400 and r.json["field"] == "job"
+    r = client.get("/api/play/hint", query_string=dict(q, job="first-lead"))
+    assert r.status_code == 200 and sorted(r.json["cards"]) == sorted(st["legal"])
+    assert r.json["seat"] == "N" and r.json["hand"] == "AQ.AQ.."
+    p = client.get("/api/hint/progress", query_string={"job": "first-lead", "client": CLIENT})
+    assert p.status_code == 200 and p.json["state"] == "done"
+    p = client.get("/api/hint/progress", query_string={"job": "first-lead", "client": "other"})
+    assert p.status_code == 400
+
+
+def test_a_failing_bot_says_so_without_the_deal(client, monkeypatch):
+    from kraken_solver.bots.card_bots import RandomBot
+
+    def broken(self, view):
+        return "SA" if "SA" not in view.legal_cards() else "HK"
+    monkeypatch.setattr(RandomBot, "choose_card", broken)
+    st = new(client, deal=DEAL, bots="N=random,E=random,W=random", seed="9")
+    st = post(client, "bot", st["game"]).json       # trump
+    r = post(client, "bot", st["game"])
+    assert r.status_code == 400 and "the bot at N (random) failed" in r.json["error"]
+    assert hidden_cards_in(r.json, set(), DEAL) == []
+
+
+def test_the_guard_covers_the_game(client):
+    """A page of another site cannot drive a game (the app's one check before every route)."""
+    guarded = create_app().test_client()
+    headers = {"Host": "127.0.0.1:8000", "Origin": "http://evil.example"}
+    r = guarded.post("/api/play/new", json=TABLE, headers=headers)
+    assert r.status_code == 403
+    r = guarded.get("/api/play/state", query_string={"game": "g", "client": CLIENT},
+                    headers={"Host": "127.0.0.1:8000", "Sec-Fetch-Site": "cross-site"})
+    assert r.status_code == 403
+
+
 def test_same_seed_same_deal(client):
     a, b = new(client, seed="11"), new(client, seed="11")
     assert a["hand"] == b["hand"] and a["game"] != b["game"] and a["dealt"] == "seed"

@@ -179,6 +179,8 @@ class Game:
         self.id, self.client, self.seat, self.bots, self.seed = gid, client, seat, bots, seed
         self.deal, self.first, self.rules = query.deal, query.first, query.rules
         self.dealt = dealt
+        from ..bots import bot_label, make_bot
+        self.labels = {SEATS[s]: bot_label(make_bot(b)) for s, b in sorted(bots.items())}
         self.line: tuple = (None, ())
         self.lock = threading.Lock()
 
@@ -212,7 +214,6 @@ class Game:
         as dealt}) and ``review`` ({``board``, ``player``}: the board's addresses of the deal
         with its play, double dummy and each player's view).  Before the end no card of
         another hand is in it."""
-        from ..bots import bot_label, make_bot
         from .board import melds_of, state_of, team_name
 
         q = self.query()
@@ -234,7 +235,7 @@ class Game:
         out = {
             "game": self.id, "options": self.options(), "seat": mine,
             "bots": {SEATS[s]: b for s, b in sorted(self.bots.items())},
-            "labels": {SEATS[s]: bot_label(make_bot(b)) for s, b in sorted(self.bots.items())},
+            "labels": dict(self.labels),
             "dealt": self.dealt, "trump": st["trump"], "first": st["first"],
             "chooser": SEATS[self.first], "rules": st["rules"], "double": st["double"],
             "rules_name": st["rules_name"], "playing_team": team_name(self.first),
@@ -253,6 +254,20 @@ class Game:
         if over:
             out.update(deal=st["deal"], hands=st["dealt"], review=review_links(q))
         return out
+
+
+@contextlib.contextmanager
+def _bot_failure(seat: int, bot):
+    """A BotError of the bot at ``seat`` as one line that names the bot and the seat only:
+    the loop's message names the whole deal and the bot's legal cards, which the user may not
+    see before the end."""
+    from ..bots import bot_label
+    from ..errors import BotError
+    try:
+        yield
+    except BotError:
+        raise BotError(f"the bot at {SEATS[seat]} ({bot_label(bot)}) failed on this move; "
+                       "start a new game", source="game") from None
 
 
 def review_links(q: Query) -> dict:
@@ -427,8 +442,9 @@ class PlayTable:
                 with self._locked():
                     bot = self._bot(game.bots[seat], game.seed)
                     t0 = time.perf_counter()
-                    named = choose_trump(game.deal, seat, seat, bot, seed=game.seed,
-                                         rules=game.rules)
+                    with _bot_failure(seat, bot):
+                        named = choose_trump(game.deal, seat, seat, bot, seed=game.seed,
+                                             rules=game.rules)
                     ms = 1000.0 * (time.perf_counter() - t0)
                 game.line = (parse_suit(named), ())
                 move = {"seat": SEATS[seat], "trump": named}
@@ -441,7 +457,8 @@ class PlayTable:
                 with self._locked():
                     bot = self._bot(game.bots[seat], game.seed)
                     t0 = time.perf_counter()
-                    card, _ = bot_card(pos, game.deal, bot)
+                    with _bot_failure(seat, bot):
+                        card, _ = bot_card(pos, game.deal, bot)
                     ms = 1000.0 * (time.perf_counter() - t0)
                 game.line = (trump, played + (card,))
                 move = {"seat": SEATS[seat], "card": card_str(card)}
