@@ -554,6 +554,8 @@ def test_play_against_the_computer(page, server, tmp_path):
             before = page.get_attribute("#board", "data-played")
             page.reload()                   # the game goes on where it was
             page.wait_for_selector(f'#board[data-phase="your-turn"][data-played="{before}"]')
+            page.click("#btn-hint")         # the page's id is the same: new job names
+            page.wait_for_selector("#hint li[data-card]")
     cards = page.get_attribute("#board", "data-played").split()
     assert len(cards) == 32 and n == 8
     page.screenshot(path=str(shots / "play-end.png"), full_page=True)

@@ -78,6 +78,7 @@
     return id;
   }
   const CLIENT = clientId();
+  const LOAD = Date.now().toString(36);   // the hint jobs' names: new ones after a reload
 
   /* ------------------------------------------------------------------ the game */
   const G = { game: null, state: null, token: 0, hint: null, busy: "", jobs: 0 };
@@ -184,7 +185,7 @@
     G.hint = { key, pending: true };
     render();
     try {
-      const h = await get("/api/play/hint", { game: G.game, client: CLIENT, job: "hint-" + (++G.jobs) });
+      const h = await get("/api/play/hint", { game: G.game, client: CLIENT, job: "hint-" + LOAD + "-" + (++G.jobs) });
       if (G.hint && G.hint.key === key) { G.hint = { key, value: h }; render(); }
     } catch (e) {
       if (G.hint && G.hint.key === key) { G.hint = null; say(e.message); render(); }
