@@ -10,6 +10,8 @@ import random
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
 from kraken_solver.bots import choose_and_play
 from kraken_solver.dealing.seeded import generate_deals
@@ -303,3 +305,38 @@ def test_the_store_drops_the_least_recently_used():
     new(c)
     assert state(c, b).status_code == 404 and state(c, a).status_code == 200
     assert isinstance(app.extensions["kraken_play"], PlayTable)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(seed=hs.integers(0, 2**63 - 1), seat=hs.sampled_from("NESW"),
+       first=hs.sampled_from("NESW"),
+       bots=hs.lists(hs.sampled_from(("random", "heuristic")), min_size=3, max_size=3))
+def test_no_hidden_card_whatever_the_table(client, seed, seat, first, bots):
+    """The property over any seed, seat, first player and random/heuristic bots."""
+    others = [s for s in "NESW" if s != seat]
+    end = play_game(client, seat, ",".join(f"{s}={b}" for s, b in zip(others, bots)), seed,
+                    first=first)
+    assert end["phase"] == "over" and len(end["played"]) == 32
+
+
+def test_two_bot_requests_at_once_play_two_moves(client):
+    """One move of a game at a time: two bot requests sent together play the next two bot
+    moves (no card played twice, none lost)."""
+    import threading
+
+    table = {"seat": "S", "bots": "N=random,E=random,W=random", "seed": "4", "first": "W"}
+    st0 = new(client, **table)
+    g = st0["game"]
+    post(client, "bot", g)                          # W names trump, then W and N lead
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(post(client, "bot", g)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.status_code for r in results) == [200, 200]
+    final = state(client, g).json
+    assert [p["seat"] for p in final["played"]] == ["W", "N"]
+    assert {r.json["move"]["card"] for r in results} == {p["card"] for p in final["played"]}
