@@ -307,8 +307,8 @@ def test_the_store_drops_the_least_recently_used():
     assert isinstance(app.extensions["kraken_play"], PlayTable)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=hs.integers(0, 2**63 - 1), seat=hs.sampled_from("NESW"),
        first=hs.sampled_from("NESW"),
        bots=hs.lists(hs.sampled_from(("random", "heuristic")), min_size=3, max_size=3))

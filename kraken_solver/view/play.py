@@ -37,8 +37,9 @@ id (``secrets``) belongs to the client that made it.  Bad words get status 400 a
 naming the field, another client's game 403, a game the server no longer has 404 with
 ``"gone": true``, a bot that fails (BotError) 400.  Bot moves run one at a time behind one lock
 (a bot keeps its searchers between moves and is not thread-safe); a move is bounded: ``pimc:N``
-takes N up to :data:`MAX_PLAY_LAYOUTS` layouts (pimc:200 at the first lead: about 0.6 s on one
-core).
+takes N up to :data:`MAX_PLAY_LAYOUTS` layouts (pimc:200 at the first lead: median 2.6 s, p95
+4.8 s on one core of a shared machine, ``python benchmarks/bots.py --deals 10 --layouts 200``;
+the later moves much less, the worlds' tables kept from move to move).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ __all__ = ["MAX_GAMES", "MAX_PLAY_LAYOUTS", "GameGone", "NotYourGame", "PlayTabl
            "read_bots", "register_play"]
 
 #: the most layouts a ``pimc:N`` bot of the board draws a move (a move of pimc:200 at the
-#: first lead: about 0.6 s on one core)
+#: first lead: median 2.6 s on one core of a shared machine, module docstring)
 MAX_PLAY_LAYOUTS = 200
 #: bots kept between moves (each with its searchers)
 BOTS_KEPT = 12
@@ -425,9 +426,9 @@ class PlayTable:
         """``POST /api/play/bot``: the next bot action, trump (the chooser a bot, through
         :func:`~kraken_solver.bots.choose_trump`) or one card (through
         :func:`~kraken_solver.bots.bot_card`, the one loop's move), bounded by
-        :data:`MAX_PLAY_LAYOUTS` layouts for ``pimc:N`` (about 0.6 s at the first lead on one
-        core).  The answer is the game's view with ``move``: ``{"seat", "card"`` or
-        ``"trump", "bot", "label", "ms"}``."""
+        :data:`MAX_PLAY_LAYOUTS` layouts for ``pimc:N`` (pimc:200 at the first lead: median
+        2.6 s on one core of a shared machine, module docstring).  The answer is the game's
+        view with ``move``: ``{"seat", "card"`` or ``"trump", "bot", "label", "ms"}``."""
         from ..bots import bot_card, bot_label, choose_trump
 
         words = body_words(body)

@@ -22,6 +22,7 @@
   const RANK_SHOWN = { T: "10" };
   const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
   const BOT_PAUSE_MS = 250;            // a bot's card stays in sight before the next one
+  const HINT_POLL_MS = 500;            // how often a running hint's progress is asked
 
   const $ = (sel, root) => (root || document).querySelector(sel);
   const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
@@ -170,7 +171,7 @@
   function playCard(card) {
     const st = G.state;
     if (!st || !st.your_turn || st.phase !== "play" || !st.legal.includes(card)) return;
-    G.hint = null;
+    dropHint();
     act("/api/play/card", { card });
   }
   function nameTrump(suit) {
@@ -178,18 +179,33 @@
     if (!st || !st.your_turn || st.phase !== "trump") return;
     act("/api/play/trump", { trump: suit });
   }
+  /* Your hint: a job of the board's hints, its progress polled while it runs (a page that
+   * stops polling has gone: the server cancels it), cancelled when you play a card. */
   async function showHint() {
     const st = G.state;
     if (!st || !st.your_turn || st.phase !== "play") return;
     const key = G.game + ":" + st.played.length;
-    G.hint = { key, pending: true };
+    const job = "hint-" + LOAD + "-" + (++G.jobs);
+    G.hint = { key, job, pending: true };
     render();
+    const poll = setInterval(async () => {
+      let p;
+      try { p = await get("/api/hint/progress", { job, client: CLIENT }); } catch (e) { return; }
+      if (G.hint && G.hint.job === job && G.hint.pending) { G.hint.progress = p; render(); }
+    }, HINT_POLL_MS);
     try {
-      const h = await get("/api/play/hint", { game: G.game, client: CLIENT, job: "hint-" + LOAD + "-" + (++G.jobs) });
-      if (G.hint && G.hint.key === key) { G.hint = { key, value: h }; render(); }
+      const h = await get("/api/play/hint", { game: G.game, client: CLIENT, job });
+      if (G.hint && G.hint.job === job) { G.hint = { key, job, value: h }; render(); }
     } catch (e) {
-      if (G.hint && G.hint.key === key) { G.hint = null; say(e.message); render(); }
+      if (G.hint && G.hint.job === job) { G.hint = null; say(e.message); render(); }
+    } finally {
+      clearInterval(poll);
     }
+  }
+  function dropHint() {
+    const h = G.hint;
+    G.hint = null;
+    if (h && h.pending) post("/api/hint/cancel", { job: h.job, client: CLIENT }).catch(() => {});
   }
 
   async function startFromForm(ev) {
@@ -200,7 +216,7 @@
                    first: $("#set-first").value, rules: $("#set-rules").value.trim() || "kraken" };
     const deal = $("#set-deal").value.trim();
     if (deal) body.deal = deal;
-    G.hint = null; G.gone = null;
+    dropHint(); G.gone = null;
     let st;
     try {
       st = await post("/api/play/new", body);
@@ -337,7 +353,12 @@
     out.textContent = "";
     $("#btn-hint").disabled = !!(G.hint && G.hint.pending);
     if (!mine || !G.hint || G.hint.key !== G.game + ":" + st.played.length) { $("#hint-sub").textContent = ""; return; }
-    if (G.hint.pending) { out.append(el("p", { class: "empty-note", text: "working out your view…" })); return; }
+    if (G.hint.pending) {
+      const p = G.hint.progress;
+      const done = p && p.total ? ` ${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} layouts` : "";
+      out.append(el("p", { class: "empty-note", id: "hint-progress", text: "working out your view…" + done }));
+      return;
+    }
     const h = G.hint.value;
     if (h.forced) {
       $("#hint-sub").textContent = "forced";
