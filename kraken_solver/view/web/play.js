@@ -18,7 +18,6 @@
   const SYM = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const RED = { H: true, D: true };
-  const RANKS = "AKQJT987";
   const RANK_SHOWN = { T: "10" };
   const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
   const BOT_PAUSE_MS = 250;            // a bot's card stays in sight before the next one
