@@ -289,7 +289,7 @@ def test_query_words_given_twice_are_refused(client):
         "field": "trump"}
     good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
             "play": "SA", "objective": "points", "samples": "5", "job": "j1", "client": "c1",
-            "seat": "S", "bots": "N=random,E=random,W=random", "seed": "1"}
+            "seat": "S", "bots": "N=random,E=random,W=random", "seed": "1", "game": "g1"}
     for path, words in ENDPOINT_WORDS.items():
         for word in words:
             query = [(w, good[w]) for w in words] + [(word, good[word])]

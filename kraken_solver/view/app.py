@@ -12,10 +12,13 @@ the words ``samples``, ``job`` and ``client`` besides the position's),
 ``/api/hint/progress?job=NAME&client=ID`` (layouts solved of how many), POST
 ``/api/hint/cancel`` (``{"job": NAME, "client": ID}``: stop it), POST ``/api/parse``
 (pasted deal-file text -> its deals), and the game against the computer: the page ``/play``,
-``/api/play/move`` and ``/api/play/trump`` (:mod:`kraken_solver.view.play`).  The position's
+``/api/play/state`` and ``/api/play/hint``, POST ``/api/play/new``, ``/api/play/trump``,
+``/api/play/card`` and ``/api/play/bot`` (:mod:`kraken_solver.view.play`: the game lives on the
+server, the page gets only what the user's seat may know).  The position's
 words are :mod:`kraken_solver.view.query`'s.  Every error is ``{"error": "...", "field":
 "..."}``: bad input 400, a refused caller 403 (:mod:`kraken_solver.view.guard`: checked before
-every route, so a new endpoint is covered), no such page 404, too large 413, a hint that was
+every route, so a new endpoint is covered; another page's game too), no such page 404 (and a
+game the server no longer has, with ``"gone": true``), too large 413, a hint that was
 cancelled, replaced or abandoned 409 with ``"cancelled": true``, full hint lanes 503 with
 ``Retry-After`` (:mod:`kraken_solver.view.hints`), a bug 500.  Values are in
 points, from the playing team's side (RULES.md §8).
@@ -228,7 +231,8 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
         except KrakenError as e:
             return fail(e)
 
-    register_play(app, fail)    # /play and /api/play/...: the game against the computer
+    # /play and /api/play/...: the game against the computer
+    register_play(app, fail, json_body, solver)
     return app
 
 

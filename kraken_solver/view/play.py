@@ -1,49 +1,87 @@
 """Play against the computer on the board (``/play``): the user takes one seat, bots the other
-three; every bot card comes from :func:`kraken_solver.bots.bot_card`, the move of the one loop
-that :func:`~kraken_solver.bots.play_deal` plays with, and every bot trump from
-:func:`~kraken_solver.bots.choose_trump`.
+three.  The game lives on the server; the page only ever receives what the user's seat may
+know (RULES.md rules 3, 6, 12-17: its own hand, the cards played and who played them, trump,
+the first player, the hand roem declared, the score sheet so far), and the whole deal only once
+the last card is played.
 
-The page keeps the game in its address (the position's words of
-:mod:`kraken_solver.view.query` and ``seat``, ``bots``, ``seed``) and asks, one bot move at a
-time:
+Every bot card comes from :func:`kraken_solver.bots.bot_card`, the move of the one loop that
+:func:`~kraken_solver.bots.play_deal` plays with, and every bot trump from
+:func:`~kraken_solver.bots.choose_trump`; a bot sees only its seat's view (a
+:class:`~kraken_solver.bots.SeatView`), never the other hands.  So a game is the deal
+:func:`~kraken_solver.bots.choose_and_play` plays with the same seed when the user plays the
+cards the loop would.
 
-- ``GET /api/play/move``: the position (trump given, not over, a bot's seat to move), ``seat``
-  (the user's, N E S W), ``bots`` (the three other seats' specs: ``N=pimc:20,E=heuristic,...``)
-  and ``seed`` (0 to 2**63 - 1) -> ``{"seat", "card", "bot", "label", "ms"}``;
-- ``GET /api/play/trump``: the same without trump and play, the chooser (the first player,
-  RULES.md rule 3) a bot -> ``{"seat", "trump", "bot", "ms"}``.
+Endpoints (POSTs take a JSON object, ``client`` is the page's id: letters, digits, ``-`` and
+``_``, at most 64; every answer of a game is its :meth:`Game.view`):
 
-A bot sees only its seat's view (a :class:`~kraken_solver.bots.SeatView`: its hand, the cards
-played, trump, first player, rules and the roem declared), never the other hands; the page's
-moves are not needed to make it (the bot is a function of its seed and its view), so a game is
-the deal :func:`~kraken_solver.bots.play_deal` plays with the same seed when the user plays
-the cards the loop would.  Bot moves run in the request's thread, one at a time behind a lock
-(a bot keeps its searchers between moves and is not thread-safe), bounded by
-:data:`MAX_PLAY_LAYOUTS` layouts a move for ``pimc:N``; bad words get status 400 and one line,
-a bot that fails (BotError) too.
+- ``POST /api/play/new`` ``{client, seat, bots, seed, first, rules, double?, deal?}``: a new
+  game; ``seat`` the user's (N E S W), ``bots`` the three other seats' specs
+  (``N=pimc:20,E=heuristic,W=random``), ``seed`` 0 to 2**63 - 1 (the bots' seed, and the
+  deal's without ``deal``: deal 0 of ``seed`` of :mod:`kraken_solver.dealing.seeded`, so the
+  same seed deals the same cards), ``deal`` PBN text (the user's own deal: the board passes
+  the deal it shows);
+- ``GET /api/play/state?game=ID&client=ID``: the game as the user's seat sees it;
+- ``POST /api/play/trump`` ``{game, client, trump}``: the user names trump (the user is the
+  first player, rule 3);
+- ``POST /api/play/card`` ``{game, client, card}``: the user's card, checked legal (rules
+  8-9a);
+- ``POST /api/play/bot`` ``{game, client}``: the next bot action, trump or one card, one a
+  request so that the page shows each card; ``move`` in the answer says what it was;
+- ``GET /api/play/hint?game=ID&client=ID&job=NAME``: the user's player's-view hint, built from
+  the game on the server and solved by the board's hint jobs
+  (:meth:`~kraken_solver.view.session.BoardSolver.hint`: ``/api/hint/progress`` and
+  ``/api/hint/cancel`` with the same ``job`` and ``client``; cancelled when the page goes).
+
+The games are kept in memory (:data:`MAX_GAMES`, the least recently used dropped first); a game
+id (``secrets``) belongs to the client that made it.  Bad words get status 400 and one line
+naming the field, another client's game 403, a game the server no longer has 404 with
+``"gone": true``, a bot that fails (BotError) 400.  Bot moves run one at a time behind one lock
+(a bot keeps its searchers between moves and is not thread-safe); a move is bounded: ``pimc:N``
+takes N up to :data:`MAX_PLAY_LAYOUTS` layouts (pimc:200 at the first lead: median 2.6 s, p95
+4.8 s on one core of a shared machine, ``python benchmarks/bots.py --deals 10 --layouts 200``;
+the later moves much less, the worlds' tables kept from move to move).
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 import time
 from collections import OrderedDict
+from urllib.parse import urlencode
 
 from ..errors import BotSpecError, KrakenError
-from ..game.cards import SEATS, card_str, parse_seat
+from ..game.cards import SEATS, SUITS, card_str, parse_card, parse_seat, parse_suit
 from ..limits import MAX_SEED
-from .query import query_word, read_query
+from .query import Query, query_params, query_word, read_query, rules_words
 
-__all__ = ["MAX_PLAY_LAYOUTS", "PlayTable", "read_bots", "register_play"]
+__all__ = ["MAX_GAMES", "MAX_PLAY_LAYOUTS", "GameGone", "NotYourGame", "PlayTable",
+           "read_bots", "register_play"]
 
 #: the most layouts a ``pimc:N`` bot of the board draws a move (a move of pimc:200 at the
-#: first lead: about 0.6 s on one core)
+#: first lead: median 2.6 s on one core of a shared machine, module docstring)
 MAX_PLAY_LAYOUTS = 200
 #: bots kept between moves (each with its searchers)
 BOTS_KEPT = 12
+#: games kept by the server (each a few hundred bytes; the least recently used is dropped)
+MAX_GAMES = 64
 #: how long a move waits for the bots while another move runs, in seconds
 PLAY_LOCK_WAIT_S = 120.0
+#: the keys of each POST's JSON body
+NEW_KEYS = ("client", "seat", "bots", "seed", "first", "rules", "double", "deal")
+CARD_KEYS = ("game", "client", "card")
+TRUMP_KEYS = ("game", "client", "trump")
+BOT_KEYS = ("game", "client")
+
+
+class GameGone(KrakenError):
+    """A game id the server does not have (never made, dropped, or the server restarted):
+    status 404."""
+
+
+class NotYourGame(KrakenError):
+    """A game of another client (page): status 403."""
 
 
 def read_bots(params) -> tuple[int, dict, int]:
@@ -101,15 +139,267 @@ def read_bots(params) -> tuple[int, dict, int]:
     return user, bots, int(seed_text)
 
 
+def body_words(body: dict) -> dict:
+    """The values of a POST's JSON object as the text words the readers take: each a string
+    (``seed`` may be a whole number), at most the query's bound; raises KrakenError naming
+    the key otherwise."""
+    out = {}
+    for key, value in body.items():
+        if key == "seed" and isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise KrakenError(f"expected text, got {type(value).__name__}", source=key)
+        out[key] = value
+        query_word(out, key)            # bounded: at most MAX_PARAM_CHARS characters
+    return out
+
+
+def id_word(words: dict, name: str) -> str:
+    """The id ``name`` (``game``, ``client``, ``job``) of ``words``: letters, digits, ``-`` and
+    ``_``, 1 to 64 of them; raises KrakenError located in it."""
+    from .session import _JOB_NAME
+    value = query_word(words, name)
+    if not value:
+        raise KrakenError(f"no {name} given", source=name)
+    if not _JOB_NAME.fullmatch(value):
+        raise KrakenError("expected an id of letters, digits, - and _ (at most 64)",
+                          source=name, token=value)
+    return value
+
+
+class Game:
+    """One game against the computer: its ``id``, the ``client`` it belongs to, the user's
+    ``seat`` (0..3), ``bots`` ({seat: spec} of the other seats), ``seed``, the ``deal``
+    (:class:`~kraken_solver.game.deal.Deal`), ``first`` (0..3, the chooser, rule 3),
+    ``rules``, ``dealt`` (``"seed"``: deal 0 of ``seed``; ``"given"``) and ``line``, the
+    (trump or None, cards played) pair, replaced as a whole at each move."""
+
+    def __init__(self, gid, client, seat, bots, seed, query: Query, dealt: str):
+        self.id, self.client, self.seat, self.bots, self.seed = gid, client, seat, bots, seed
+        self.deal, self.first, self.rules = query.deal, query.first, query.rules
+        self.dealt = dealt
+        from ..bots import bot_label, make_bot
+        self.labels = {SEATS[s]: bot_label(make_bot(b)) for s, b in sorted(bots.items())}
+        self.line: tuple = (None, ())
+        self.lock = threading.Lock()
+
+    def query(self) -> Query:
+        trump, played = self.line
+        return Query(self.deal, trump, self.first, self.rules, played)
+
+    def options(self) -> dict:
+        """The table's options, as ``/api/play/new`` reads them (without the deal)."""
+        name, double = rules_words(self.rules)
+        return {"seat": SEATS[self.seat], "seed": str(self.seed), "first": SEATS[self.first],
+                "rules": name, "double": str(double),
+                "bots": ",".join(f"{SEATS[s]}={b}" for s, b in sorted(self.bots.items()))}
+
+    def view(self) -> dict:
+        """What the user's seat may know (module docstring), JSON-ready.
+
+        ``game``, ``options`` (:meth:`options`), ``seat``, ``bots`` ({seat: spec}), ``labels``
+        ({seat: the name shown; ``dd`` says it cheats}), ``dealt`` (``seed`` or ``given``),
+        ``trump`` (None until named), ``first``, ``chooser``, ``rules``, ``double``,
+        ``rules_name``, ``playing_team``, ``defenders`` (``"N-S"``/``"E-W"``),
+        ``cards_a_hand``, ``phase`` (``"trump"``, ``"play"``, ``"over"``), ``to_move`` (the
+        seat to act: the chooser before trump; None at the end), ``your_turn``, ``hand`` (the
+        user's cards left, by suit then power), ``your_melds`` (the user's own melds, as the
+        board lists them), ``counts`` ({seat: cards left}), ``played`` ([{seat, card}] in
+        play order), ``trick`` ({leader, cards: [{seat, card}]}: the trick on the table),
+        ``tricks`` (the tricks done: number, leader, cards, winner, points, roem), ``legal``
+        (the user's legal cards on their turn, else empty), ``sheet`` (the score sheet so far:
+        :func:`~kraken_solver.view.board.state_of`'s, points, the playing team's side; hand
+        roem as declared, rule 17), and once over ``deal`` (PBN), ``hands`` ({seat: the hand
+        as dealt}) and ``review`` ({``board``, ``player``}: the board's addresses of the deal
+        with its play, double dummy and each player's view).  Before the end no card of
+        another hand is in it."""
+        from .board import melds_of, state_of, team_name
+
+        q = self.query()
+        st = state_of(q)
+        trump = q.trump
+        over = bool(st["over"])
+        phase = "trump" if trump is None else "over" if over else "play"
+        to_move = SEATS[self.first] if trump is None else st["to_move"]
+        who = []
+        for t in st["tricks"]:
+            li = SEATS.index(t["leader"])
+            who.extend(SEATS[(li + i) % 4] for i in range(len(t["cards"])))
+        li = SEATS.index(st["trick"]["leader"])
+        who.extend(SEATS[(li + i) % 4] for i in range(len(st["trick"]["cards"])))
+        played = [{"seat": s, "card": c} for s, c in zip(who, st["played"])]
+        left = len(st["played"]) - len(st["trick"]["cards"])
+        mine = SEATS[self.seat]
+        your_turn = not over and to_move == mine
+        out = {
+            "game": self.id, "options": self.options(), "seat": mine,
+            "bots": {SEATS[s]: b for s, b in sorted(self.bots.items())},
+            "labels": dict(self.labels),
+            "dealt": self.dealt, "trump": st["trump"], "first": st["first"],
+            "chooser": SEATS[self.first], "rules": st["rules"], "double": st["double"],
+            "rules_name": st["rules_name"], "playing_team": team_name(self.first),
+            "defenders": team_name(self.first + 1), "cards_a_hand": st["cards_a_hand"],
+            "phase": phase, "to_move": to_move, "your_turn": your_turn,
+            "hand": st["hands"][mine],
+            "your_melds": [m for m in melds_of(q.deal, trump, self.first, q.rules)
+                           if m["seat"] == mine] if trump is not None else [],
+            "counts": {s: len(st["hands"][s]) for s in SEATS},
+            "played": played,
+            "trick": {"leader": st["trick"]["leader"], "cards": played[left:]},
+            "tricks": st["tricks"],
+            "legal": st["legal"] if your_turn and trump is not None else [],
+            "sheet": st["sheet"],
+        }
+        if over:
+            out.update(deal=st["deal"], hands=st["dealt"], review=review_links(q))
+        return out
+
+
+@contextlib.contextmanager
+def _bot_failure(seat: int, bot):
+    """A BotError of the bot at ``seat`` as one line that names the bot and the seat only:
+    the loop's message names the whole deal and the bot's legal cards, which the user may not
+    see before the end."""
+    from ..bots import bot_label
+    from ..errors import BotError
+    try:
+        yield
+    except BotError:
+        raise BotError(f"the bot at {SEATS[seat]} ({bot_label(bot)}) failed on this move; "
+                       "start a new game", source="game") from None
+
+
+def review_links(q: Query) -> dict:
+    """The board's addresses of the played deal ``q``: double dummy (``board``) and each
+    player's view (``player``)."""
+    words = urlencode(query_params(q))
+    return {"board": "/?" + words, "player": "/?" + words + "&view=player"}
+
+
 class PlayTable:
-    """The bots of one server process, made from their specs and seeds and kept between moves
+    """The games of one server process (:data:`MAX_GAMES`, least recently used dropped) and
+    the bots that play them, made from their specs and seeds and kept between moves
     (:data:`BOTS_KEPT`), behind one lock."""
 
-    def __init__(self, lock_wait: float = PLAY_LOCK_WAIT_S):
-        self.lock = threading.Lock()
+    def __init__(self, lock_wait: float = PLAY_LOCK_WAIT_S, max_games: int = MAX_GAMES):
+        self.lock = threading.Lock()            # the bots
         self.lock_wait = lock_wait
         self.bots: OrderedDict = OrderedDict()
+        self.games: OrderedDict = OrderedDict()
+        self.games_lock = threading.Lock()      # the store (held for a look-up only)
+        self.max_games = max_games
 
+    # ---------------------------------------------------------------- the store
+    def new(self, body: dict) -> dict:
+        """A new game from the JSON object of ``POST /api/play/new`` (module docstring)."""
+        from ..dealing.seeded import generate_deals
+
+        words = body_words(body)
+        client = id_word(words, "client")
+        user, bots, seed = read_bots(words)
+        position = {k: words[k] for k in ("first", "rules", "double") if k in words}
+        dealt = "given" if words.get("deal", "").strip() else "seed"
+        deal = words["deal"] if dealt == "given" else str(generate_deals(seed, 0, 1)[0])
+        q = read_query(dict(position, deal=deal))
+        game = Game(secrets.token_urlsafe(12), client, user, bots, seed, q, dealt)
+        with self.games_lock:
+            self.games[game.id] = game
+            while len(self.games) > self.max_games:
+                self.games.popitem(last=False)
+        return game.view()
+
+    def game(self, words: dict) -> Game:
+        """The game named by ``words["game"]`` of client ``words["client"]``; raises
+        GameGone (404) or NotYourGame (403)."""
+        gid = id_word(words, "game")
+        client = id_word(words, "client")
+        with self.games_lock:
+            game = self.games.get(gid)
+            if game is not None:
+                self.games.move_to_end(gid)
+        if game is None:
+            raise GameGone("this game is not on the server any more (it was dropped, or the "
+                           "server restarted): start a new game", source="game", token=gid)
+        if game.client != client:
+            raise NotYourGame("this game belongs to another page: start a new game",
+                              source="client", token=client)
+        return game
+
+    def state(self, params) -> dict:
+        """``GET /api/play/state``: the game's :meth:`Game.view`."""
+        return self.game(params).view()
+
+    @contextlib.contextmanager
+    def _move(self, game: Game):
+        """The game's lock (one move of a game at a time)."""
+        from .session import BusyError
+        if not game.lock.acquire(timeout=self.lock_wait):
+            raise BusyError(f"this game is busy with another move (waited "
+                            f"{self.lock_wait:.0f} s); try again")
+        try:
+            yield
+        finally:
+            game.lock.release()
+
+    # ----------------------------------------------------------------- the user
+    def trump(self, body: dict) -> dict:
+        """``POST /api/play/trump``: the user names trump (module docstring)."""
+        words = body_words(body)
+        game = self.game(words)
+        text = query_word(words, "trump") or ""
+        try:
+            suit = parse_suit(text)
+        except KrakenError:
+            raise KrakenError("expected a trump suit S, H, D or C", source="trump",
+                              token=text) from None
+        with self._move(game):
+            trump, _ = game.line
+            if trump is not None:
+                raise KrakenError(f"trump is named already ({SUITS[trump]})", source="trump")
+            if game.first != game.seat:
+                raise KrakenError(f"{SEATS[game.first]} is the first player and names trump, "
+                                  "not you", source="trump")
+            game.line = (suit, ())
+        return game.view()
+
+    def card(self, body: dict) -> dict:
+        """``POST /api/play/card``: the user's card, checked legal (rules 8-9a)."""
+        words = body_words(body)
+        game = self.game(words)
+        text = query_word(words, "card") or ""
+        try:
+            card = parse_card(text)
+        except KrakenError as e:
+            raise KrakenError(e.message, source="card", token=text) from None
+        with self._move(game):
+            pos = self._position(game)
+            if pos.to_move != game.seat:
+                raise KrakenError(f"it is not your turn: {SEATS[pos.to_move]} is to play",
+                                  source="card", token=card_str(card))
+            legal = pos.legal()
+            if card not in legal:
+                raise KrakenError(f"not a legal card now; yours: "
+                                  f"{' '.join(card_str(c) for c in legal)}",
+                                  source="card", token=card_str(card))
+            trump, played = game.line
+            game.line = (trump, played + (card,))
+        return game.view()
+
+    @staticmethod
+    def _position(game: Game):
+        """The game's position, trump named and not over; raises KrakenError otherwise."""
+        trump, _ = game.line
+        if trump is None:
+            raise KrakenError("trump is not named yet", source="trump")
+        pos = game.query().position()
+        if pos.over:
+            raise KrakenError("the deal is over: no card left to play; start a new game",
+                              source="game")
+        return pos
+
+    # ----------------------------------------------------------------- the bots
     def _bot(self, spec: str, seed: int):
         from ..bots import make_bot
         key = (spec, seed)
@@ -132,56 +422,72 @@ class PlayTable:
         finally:
             self.lock.release()
 
-    def move(self, params) -> dict:
-        """The next bot card of the position in ``params`` (module docstring)."""
-        from ..bots import bot_card, bot_label
+    def bot(self, body: dict) -> dict:
+        """``POST /api/play/bot``: the next bot action, trump (the chooser a bot, through
+        :func:`~kraken_solver.bots.choose_trump`) or one card (through
+        :func:`~kraken_solver.bots.bot_card`, the one loop's move), bounded by
+        :data:`MAX_PLAY_LAYOUTS` layouts for ``pimc:N`` (pimc:200 at the first lead: median
+        2.6 s on one core of a shared machine, module docstring).  The answer is the game's
+        view with ``move``: ``{"seat", "card"`` or ``"trump", "bot", "label", "ms"}``."""
+        from ..bots import bot_card, bot_label, choose_trump
 
-        q = read_query(params, need_trump=True)
-        user, bots, seed = read_bots(params)
-        pos = q.position()
-        if pos.over:
-            raise KrakenError("the deal is over: no card left to play", source="play")
-        seat = pos.to_move
-        if seat == user:
-            raise KrakenError(f"it is your turn ({SEATS[user]} to play): no bot moves",
-                              source="play")
-        with self._locked():
-            bot = self._bot(bots[seat], seed)
-            t0 = time.perf_counter()
-            card, _ = bot_card(pos, q.deal, bot)
-            ms = 1000.0 * (time.perf_counter() - t0)
-        return {"seat": SEATS[seat], "card": card_str(card), "bot": bots[seat],
-                "label": bot_label(bot), "ms": round(ms, 1)}
+        words = body_words(body)
+        game = self.game(words)
+        with self._move(game):
+            trump, played = game.line
+            if trump is None:
+                if game.first == game.seat:
+                    raise KrakenError(f"you are the first player ({SEATS[game.seat]}): you "
+                                      "name trump", source="game")
+                seat = game.first
+                with self._locked():
+                    bot = self._bot(game.bots[seat], game.seed)
+                    t0 = time.perf_counter()
+                    with _bot_failure(seat, bot):
+                        named = choose_trump(game.deal, seat, seat, bot, seed=game.seed,
+                                             rules=game.rules)
+                    ms = 1000.0 * (time.perf_counter() - t0)
+                game.line = (parse_suit(named), ())
+                move = {"seat": SEATS[seat], "trump": named}
+            else:
+                pos = self._position(game)
+                seat = pos.to_move
+                if seat == game.seat:
+                    raise KrakenError(f"it is your turn ({SEATS[seat]} to play): no bot moves",
+                                      source="game")
+                with self._locked():
+                    bot = self._bot(game.bots[seat], game.seed)
+                    t0 = time.perf_counter()
+                    with _bot_failure(seat, bot):
+                        card, _ = bot_card(pos, game.deal, bot)
+                    ms = 1000.0 * (time.perf_counter() - t0)
+                game.line = (trump, played + (card,))
+                move = {"seat": SEATS[seat], "card": card_str(card)}
+        move.update(bot=game.bots[seat], label=bot_label(bot), ms=round(ms, 1))
+        return dict(game.view(), move=move)
 
-    def trump(self, params) -> dict:
-        """The trump the chooser's bot names for the deal in ``params`` (module docstring)."""
-        from ..bots import choose_trump
-
-        q = read_query(params)
-        user, bots, seed = read_bots(params)
-        if q.trump is not None or q.played:
-            raise KrakenError("trump is chosen before the first card: give no trump and no "
-                              "play", source="trump")
-        if q.first == user:
-            raise KrakenError(f"you are the first player ({SEATS[user]}): you name trump",
-                              source="first")
-        with self._locked():
-            bot = self._bot(bots[q.first], seed)
-            t0 = time.perf_counter()
-            trump = choose_trump(q.deal, q.first, q.first, bot, seed=seed, rules=q.rules)
-            ms = 1000.0 * (time.perf_counter() - t0)
-        return {"seat": SEATS[q.first], "trump": trump, "bot": bots[q.first],
-                "ms": round(ms, 1)}
+    # ------------------------------------------------------------------ the hint
+    def hint_query(self, params) -> Query:
+        """The position of the game named in ``params`` for the user's hint; raises
+        KrakenError when it is not the user's turn to play a card."""
+        game = self.game(params)
+        pos = self._position(game)
+        if pos.to_move != game.seat:
+            raise KrakenError(f"the hint is for your turn: {SEATS[pos.to_move]} is to play",
+                              source="game")
+        return game.query()
 
 
-
-
-def register_play(app, fail, table: PlayTable | None = None) -> PlayTable:
+def register_play(app, fail, json_body, solver, table: PlayTable | None = None) -> PlayTable:
     """Add ``/play`` (the page) and the endpoints of the module docstring to the Flask
-    ``app``; ``fail(err)`` turns a KrakenError into the app's error response."""
+    ``app``; ``fail(err)`` turns a KrakenError into the app's error response, ``json_body(
+    expected, keys)`` reads a POST's JSON object, ``solver`` is the board's
+    :class:`~kraken_solver.view.session.BoardSolver` (the hint)."""
     from importlib import resources
 
     from flask import Response, jsonify, request
+
+    from .query import error_json
 
     table = table or PlayTable()
     app.extensions["kraken_play"] = table
@@ -191,18 +497,50 @@ def register_play(app, fail, table: PlayTable | None = None) -> PlayTable:
         html = (resources.files(__package__) / "web" / "play.html").read_text("utf-8")
         return Response(html, mimetype="text/html")
 
-    def answer(fn):
+    def answer(fn, keys=None, expected=""):
         try:
-            return jsonify(fn(request.args))
+            if keys is None:
+                return jsonify(fn(request.args))
+            return jsonify(fn(json_body(expected, keys)))
+        except GameGone as e:
+            return jsonify(dict(error_json(e), gone=True)), 404
+        except NotYourGame as e:
+            return jsonify(error_json(e)), 403
         except KrakenError as e:
             return fail(e)
 
-    @app.get("/api/play/move")
-    def play_move():
-        return answer(table.move)
+    @app.post("/api/play/new")
+    def play_new():
+        return answer(table.new, NEW_KEYS, 'expected JSON {"client": ID, "seat": "S", '
+                      '"bots": "N=..,E=..,W=..", "seed": N, "first", "rules", "deal"?}')
 
-    @app.get("/api/play/trump")
+    @app.get("/api/play/state")
+    def play_state():
+        return answer(table.state)
+
+    @app.post("/api/play/trump")
     def play_trump():
-        return answer(table.trump)
+        return answer(table.trump, TRUMP_KEYS,
+                      'expected JSON {"game": ID, "client": ID, "trump": "S"}')
+
+    @app.post("/api/play/card")
+    def play_card():
+        return answer(table.card, CARD_KEYS,
+                      'expected JSON {"game": ID, "client": ID, "card": "HK"}')
+
+    @app.post("/api/play/bot")
+    def play_bot():
+        return answer(table.bot, BOT_KEYS, 'expected JSON {"game": ID, "client": ID}')
+
+    @app.get("/api/play/hint")
+    def play_hint():
+        gone = request.environ.get("waitress.client_disconnected")
+
+        def run(params):
+            q = table.hint_query(params)
+            job = id_word(params, "job") if query_word(params, "job") else None
+            return solver.hint(q, "score", job=job, client=id_word(params, "client"),
+                               gone=gone)
+        return answer(run)
 
     return table

@@ -98,8 +98,12 @@ ENDPOINT_WORDS = {
     "/api/hint/cancel": (),
     "/api/parse": (),
     # the game against the computer (kraken_solver.view.play)
-    "/api/play/move": POSITION_WORDS + ("seat", "bots", "seed"),
-    "/api/play/trump": POSITION_WORDS + ("seat", "bots", "seed"),
+    "/api/play/new": (),
+    "/api/play/state": ("game", "client"),
+    "/api/play/trump": (),
+    "/api/play/card": (),
+    "/api/play/bot": (),
+    "/api/play/hint": ("game", "client", "job"),
 }
 
 
@@ -214,7 +218,7 @@ def error_json(err: KrakenError) -> dict:
         text = f"play, card {err.column}: {rest}"
     return {"error": text, "field": err.source if err.source in
             ("deal", "trump", "first", "rules", "double", "play", "objective", "samples",
-             "job", "client", "seat", "bots", "seed") else None}
+             "job", "client", "seat", "bots", "seed", "game", "card", "body") else None}
 
 
 def objective_word(objective: str) -> str:

@@ -1,11 +1,15 @@
 /* kraken-view: play against the computer (play.html).
  *
- * The game lives in the page's address: the position (deal, first, rules, trump, play) and
- * the table (seat: yours; bots: the other seats' bot specs; seed).  The server answers the
- * position (/api/state), one bot card at a time (/api/play/move), a bot's trump
- * (/api/play/trump) and your hint (/api/hint); it plays every bot card through the bots' one
- * loop, each bot seeing only its own seat's view.  Your own hand is drawn face up, the bots'
- * as card backs.  At the end: the score sheet and links to review the deal on the board. */
+ * The game lives on the server: the page holds its id (in the address, with the table's
+ * options for a new game: seat, bots, seed, first, rules) and only ever receives what your seat
+ * may know: your hand, the cards played and who played them, trump, the first player, the
+ * number of cards in each other hand, the score sheet so far; the whole deal once the last card
+ * is played.  It asks /api/play/new (a new game: the deal of the form, which is your own, or
+ * deal 0 of the seed), /api/play/state, one bot action at a time (/api/play/bot), your trump
+ * (/api/play/trump), your card (/api/play/card) and your hint (/api/play/hint); the page's id
+ * (client) stays in the tab's sessionStorage, so a reload goes on with the game.  Your own hand
+ * is drawn face up, the bots' as card backs.  At the end: the score sheet, every hand as dealt
+ * and the links to review the deal on the board. */
 (function () {
   "use strict";
 
@@ -14,10 +18,10 @@
   const SYM = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const RED = { H: true, D: true };
-  const RANKS = "AKQJT987";
   const RANK_SHOWN = { T: "10" };
   const SEAT_WORD = { N: "North", E: "East", S: "South", W: "West" };
   const BOT_PAUSE_MS = 250;            // a bot's card stays in sight before the next one
+  const HINT_POLL_MS = 500;            // how often a running hint's progress is asked
 
   const $ = (sel, root) => (root || document).querySelector(sel);
   const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
@@ -42,47 +46,64 @@
   const signed = (v) => (v > 0 ? "+" + v : String(v));
   const cardLabel = (c) => SYM[c[0]] + (RANK_SHOWN[c[1]] || c[1]);
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  const CLIENT = "g" + Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
-  async function get(path, params) {
-    const r = await fetch(path + "?" + new URLSearchParams(params), { cache: "no-store" });
+  class ServerError extends Error {
+    constructor(message, status, body) { super(message); this.status = status; this.body = body || {}; }
+  }
+  async function answer(r) {
     let body;
-    try { body = await r.json(); } catch (e) { throw new Error(`the server answered ${r.status} without JSON`); }
-    if (!r.ok) throw new Error(body.error || `the server answered ${r.status}`);
+    try { body = await r.json(); } catch (e) { throw new ServerError(`the server answered ${r.status} without JSON`, r.status); }
+    if (!r.ok) throw new ServerError(body.error || `the server answered ${r.status}`, r.status, body);
     return body;
   }
+  async function get(path, params) {
+    return answer(await fetch(path + "?" + new URLSearchParams(params), { cache: "no-store" }));
+  }
+  async function post(path, body) {
+    return answer(await fetch(path, { method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },
+                                      body: JSON.stringify(body) }));
+  }
+
+  /* The page's id: one a tab, kept over a reload (the server ties each game to it). */
+  function clientId() {
+    const key = "kraken-play-client";
+    let id = null;
+    try { id = sessionStorage.getItem(key); } catch (e) { /* storage off: one id a load */ }
+    if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+      const rnd = new Uint32Array(4);
+      crypto.getRandomValues(rnd);
+      id = "p" + Array.from(rnd, (x) => x.toString(36)).join("");
+      try { sessionStorage.setItem(key, id); } catch (e) { /* as above */ }
+    }
+    return id;
+  }
+  const CLIENT = clientId();
+  const LOAD = Date.now().toString(36);   // the hint jobs' names: new ones after a reload
 
   /* ------------------------------------------------------------------ the game */
-  const G = { deal: null, first: "N", rules: "kraken", trump: null, play: [], seat: "S",
-              bots: {}, seed: "0", state: null, token: 0, hint: null, busy: "" };
+  const G = { game: null, state: null, token: 0, hint: null, busy: "", jobs: 0 };
+  const OPTION_WORDS = ["seat", "bots", "seed", "first", "rules"];
 
-  function position() {
-    const p = { deal: G.deal, first: G.first, rules: G.rules };
-    if (G.trump) p.trump = G.trump;
-    if (G.play.length) p.play = G.play.join(" ");
-    return p;
-  }
-  function table() {
-    return { seat: G.seat, seed: G.seed,
-             bots: SEATS.filter((s) => s !== G.seat).map((s) => s + "=" + G.bots[s]).join(",") };
-  }
   function writeAddress() {
-    const text = new URLSearchParams(Object.assign(position(), table())).toString();
-    try { history.replaceState(null, "", "?" + text); } catch (e) { /* the page still works */ }
+    const st = G.state, words = { game: G.game };
+    if (st) for (const w of OPTION_WORDS) words[w] = st.options[w];
+    if (st && st.options.double !== "1") words.double = st.options.double;
+    try { history.replaceState(null, "", "?" + new URLSearchParams(words).toString()); } catch (e) { /* the page still works */ }
   }
-  function readAddress() {
-    const q = new URLSearchParams(location.search.slice(1));
-    if (!q.get("deal") || !q.get("bots")) return false;
-    G.deal = q.get("deal"); G.first = q.get("first") || G.deal[0]; G.rules = q.get("rules") || "kraken";
-    G.trump = q.get("trump") || null;
-    G.play = (q.get("play") || "").split(/[\s,]+/).filter(Boolean);
-    G.seat = q.get("seat") || "S"; G.seed = q.get("seed") || "0";
-    G.bots = {};
-    for (const item of q.get("bots").split(",")) {
-      const i = item.indexOf("=");
-      if (i > 0) G.bots[item.slice(0, i).trim()] = item.slice(i + 1).trim();
+  /* The form from the address's words (a game's options, or the board's deal, first, rules). */
+  function fillForm(q) {
+    if (/^[NESW]$/.test(q.get("seat") || "")) $("#set-seat").value = q.get("seat");
+    if (/^[NESW]$/.test(q.get("first") || "")) $("#set-first").value = q.get("first");
+    if (q.get("seed")) $("#set-seed").value = q.get("seed");
+    if (q.get("rules")) $("#set-rules").value = q.get("rules");
+    if (q.get("deal")) $("#set-deal").value = q.get("deal");
+    for (const item of (q.get("bots") || "").split(",")) {
+      const i = item.indexOf("="), seat = item.slice(0, i).trim();
+      if (i > 0 && SEATS.includes(seat)) $("#bot-" + seat).value = item.slice(i + 1).trim();
     }
-    return true;
+  }
+  function formBots(seat) {
+    return SEATS.filter((s) => s !== seat).map((s) => s + "=" + $("#bot-" + s).value.trim()).join(",");
   }
 
   let messageTimer = null;
@@ -93,104 +114,127 @@
     messageTimer = setTimeout(() => { m.hidden = true; }, 9000);
   }
 
-  /* A random deal (the browser's crypto random numbers): 8 cards a hand, as PBN from N. */
-  function randomDeal() {
-    const cards = [];
-    for (const s of SUITS) for (const r of RANKS) cards.push(s + r);
-    const rnd = new Uint32Array(cards.length);
-    crypto.getRandomValues(rnd);
-    for (let i = cards.length - 1; i > 0; i--) {
-      const j = rnd[i] % (i + 1);
-      [cards[i], cards[j]] = [cards[j], cards[i]];
+  /* A failed request: a game the server no longer has (or another page's) offers a new game;
+   * anything else stops the loop with its one line. */
+  function failed(e, token) {
+    if (token !== G.token) return;
+    G.busy = "";
+    if (e.status === 404 && e.body.gone || e.status === 403) {
+      G.game = null; G.state = null; G.gone = e.message;
+      phase("setup");
+    } else {
+      say(e.message);
+      phase(G.state && G.state.phase === "over" ? "over" : "stopped");
     }
-    const hands = [0, 1, 2, 3].map((h) => cards.slice(8 * h, 8 * h + 8));
-    return "N:" + hands.map((hand) => SUITS.map((s) => RANKS.split("").filter((r) => hand.includes(s + r)).join("")).join(".")).join(" ");
+    render();
   }
 
-  /* The loop of the page: the state of the position, then whoever is to act acts (a bot
-   * through the server, you through a click), until the deal is over.  A newer step (a
-   * click, a new game) makes an older one stop (token). */
+  /* The loop of the page: whoever is to act acts (a bot through the server, you through a
+   * click) until the deal is over.  A newer step (a click, a new game) makes an older one stop
+   * (token). */
   async function step() {
     const token = ++G.token;
+    const st = G.state;
     writeAddress();
-    let st;
-    try {
-      st = await get("/api/state", position());
-    } catch (e) {
-      if (token === G.token) { say(e.message); G.busy = ""; phase("setup"); render(); }
-      return;
-    }
-    if (token !== G.token) return;
-    G.state = st; G.deal = st.deal;
-    if (!st.trump) {
-      if (st.first === G.seat) { G.busy = ""; phase("trump"); render(); return; }
-      G.busy = `${st.first} (${G.bots[st.first]}) is naming trump…`;
-      phase("bots"); render();
-      try {
-        const t = await get("/api/play/trump", Object.assign(position(), table()));
-        if (token !== G.token) return;
-        G.trump = t.trump;
-      } catch (e) {
-        if (token === G.token) { say(e.message); G.busy = ""; phase("stopped"); render(); }
-        return;
-      }
-      return step();
-    }
-    if (st.over) { G.busy = ""; phase("over"); render(); return; }
-    if (st.to_move === G.seat) { G.busy = ""; phase("your-turn"); render(); return; }
-    G.busy = `${st.to_move} (${G.bots[st.to_move]}) is thinking…`;
+    if (st.phase === "over") { G.busy = ""; phase("over"); bumpSeed(st); render(); return; }
+    if (st.your_turn) { G.busy = ""; phase(st.phase === "trump" ? "trump" : "your-turn"); render(); return; }
+    G.busy = st.phase === "trump" ? `${st.to_move} (${st.bots[st.to_move]}) is naming trump…`
+      : `${st.to_move} (${st.bots[st.to_move]}) is thinking…`;
     phase("bots"); render();
-    let m;
+    let next;
     try {
-      m = await get("/api/play/move", Object.assign(position(), table()));
-    } catch (e) {
-      if (token === G.token) { say(e.message); G.busy = ""; phase("stopped"); render(); }
-      return;
-    }
+      next = await post("/api/play/bot", { game: G.game, client: CLIENT });
+    } catch (e) { failed(e, token); return; }
     if (token !== G.token) return;
-    G.play.push(m.card);
+    G.state = next;
+    render();
     await sleep(BOT_PAUSE_MS);
     if (token === G.token) step();
   }
 
+  /* After a deal dealt from the seed, the form offers the next seed (another deal). */
+  function bumpSeed(st) {
+    if (st.dealt !== "seed" || $("#set-seed").value.trim() !== st.options.seed) return;
+    try { $("#set-seed").value = (BigInt(st.options.seed) + 1n).toString(); } catch (e) { /* keep it */ }
+  }
+
   function phase(name) { $("#board").dataset.phase = name; }
 
+  async function act(path, body) {
+    const token = ++G.token;
+    try {
+      G.state = await post(path, Object.assign({ game: G.game, client: CLIENT }, body));
+    } catch (e) { failed(e, token); return; }
+    if (token === G.token) step();
+  }
   function playCard(card) {
     const st = G.state;
-    if (!st || st.over || st.to_move !== G.seat || !st.legal.includes(card)) return;
-    G.play.push(card); G.hint = null;
-    step();
+    if (!st || !st.your_turn || st.phase !== "play" || !st.legal.includes(card)) return;
+    dropHint();
+    act("/api/play/card", { card });
   }
   function nameTrump(suit) {
-    if (!G.state || G.state.trump || G.state.first !== G.seat) return;
-    G.trump = suit;
-    step();
+    const st = G.state;
+    if (!st || !st.your_turn || st.phase !== "trump") return;
+    act("/api/play/trump", { trump: suit });
   }
+  /* Your hint: a job of the board's hints, its progress polled while it runs (a page that
+   * stops polling has gone: the server cancels it), cancelled when you play a card. */
   async function showHint() {
     const st = G.state;
-    if (!st || st.over || st.to_move !== G.seat) return;
-    const key = G.play.join(" ");
-    G.hint = { key, pending: true };
+    if (!st || !st.your_turn || st.phase !== "play") return;
+    const key = G.game + ":" + st.played.length;
+    const job = "hint-" + LOAD + "-" + (++G.jobs);
+    G.hint = { key, job, pending: true };
     render();
+    const poll = setInterval(async () => {
+      let p;
+      try { p = await get("/api/hint/progress", { job, client: CLIENT }); } catch (e) { return; }
+      if (G.hint && G.hint.job === job && G.hint.pending) { G.hint.progress = p; render(); }
+    }, HINT_POLL_MS);
     try {
-      const h = await get("/api/hint", Object.assign(position(), { job: CLIENT + "-" + G.play.length, client: CLIENT }));
-      if (G.hint && G.hint.key === key) { G.hint = { key, value: h }; render(); }
+      const h = await get("/api/play/hint", { game: G.game, client: CLIENT, job });
+      if (G.hint && G.hint.job === job) { G.hint = { key, job, value: h }; render(); }
     } catch (e) {
-      if (G.hint && G.hint.key === key) { G.hint = null; say(e.message); render(); }
+      if (G.hint && G.hint.job === job) { G.hint = null; say(e.message); render(); }
+    } finally {
+      clearInterval(poll);
     }
   }
+  function dropHint() {
+    const h = G.hint;
+    G.hint = null;
+    if (h && h.pending) post("/api/hint/cancel", { job: h.job, client: CLIENT }).catch(() => {});
+  }
 
-  function startFromForm(ev) {
+  async function startFromForm(ev) {
     if (ev) ev.preventDefault();
-    G.seat = $("#set-seat").value;
-    G.first = $("#set-first").value;
-    G.rules = $("#set-rules").value.trim() || "kraken";
-    G.seed = $("#set-seed").value.trim() || "0";
-    G.bots = {};
-    for (const s of SEATS) if (s !== G.seat) G.bots[s] = $("#bot-" + s).value.trim();
-    G.deal = $("#set-deal").value.trim() || randomDeal();
-    G.trump = null; G.play = []; G.hint = null; G.state = null;
+    const token = ++G.token;
+    const seat = $("#set-seat").value;
+    const body = { client: CLIENT, seat, bots: formBots(seat), seed: $("#set-seed").value.trim() || "0",
+                   first: $("#set-first").value, rules: $("#set-rules").value.trim() || "kraken" };
+    const deal = $("#set-deal").value.trim();
+    if (deal) body.deal = deal;
+    dropHint(); G.gone = null;
+    let st;
+    try {
+      st = await post("/api/play/new", body);
+    } catch (e) {
+      if (token === G.token) { say(e.message); render(); }
+      return;
+    }
+    if (token !== G.token) return;
+    G.game = st.game; G.state = st;
     step();
+  }
+
+  async function resume(game) {
+    const token = ++G.token;
+    G.game = game;
+    try {
+      G.state = await get("/api/play/state", { game, client: CLIENT });
+    } catch (e) { failed(e, token); return; }
+    if (token === G.token) step();
   }
 
   /* ------------------------------------------------------------------ drawing */
@@ -205,9 +249,10 @@
   function render() {
     const st = G.state;
     const board = $("#board");
-    board.dataset.played = G.play.join(" ");
-    board.dataset.seat = G.seat;
-    $("#setup-box").hidden = board.dataset.phase !== "setup" && board.dataset.phase !== "over" && board.dataset.phase !== "stopped";
+    board.dataset.played = st ? st.played.map((p) => p.card).join(" ") : "";
+    board.dataset.seat = st ? st.seat : $("#set-seat").value;
+    board.dataset.game = G.game || "";
+    $("#setup-box").hidden = !["setup", "over", "stopped"].includes(board.dataset.phase);
     for (const s of SEATS) $(`[data-bot-for="${s}"]`).hidden = s === $("#set-seat").value;
     renderContract(st);
     renderSeats(st);
@@ -224,42 +269,46 @@
     c.textContent = "";
     if (!st) { c.textContent = "Choose your seat, the bots and a deal."; return; }
     if (st.trump) c.append("Trump ", el("span", { class: "pip " + (RED[st.trump] ? "red" : "black"), text: SYM[st.trump] }), " " + SUIT_WORD[st.trump]);
-    else c.append("Trump: " + st.first + " chooses");
-    c.append(` · ${st.first} first: ${st.playing_team} play, ${st.defenders} defend · you are ${G.seat} · ${st.rules}`);
+    else c.append("Trump: " + st.chooser + " chooses");
+    c.append(` · ${st.first} first: ${st.playing_team} play, ${st.defenders} defend · you are ${st.seat} · ${st.rules}`);
+  }
+
+  function handRows(cards, st, clickable) {
+    const rows = [];
+    for (const suit of SUITS) {
+      const row = el("div", { class: "suit-row" + (st.trump === suit ? " trump" : ""), dataset: { suit } },
+        el("span", { class: "sym " + (RED[suit] ? "red" : "black"), text: SYM[suit] }));
+      const inSuit = cards.filter((c) => c[0] === suit);
+      if (!inSuit.length) row.append(el("span", { class: "void", text: "—" }));
+      for (const c of inSuit) {
+        const legal = clickable && st.legal.includes(c);
+        row.append(cardButton(c, { cls: legal ? "legal" : "idle", disabled: !legal,
+                                   onclick: legal ? () => playCard(c) : null }));
+      }
+      rows.push(row);
+    }
+    return rows;
   }
 
   function renderSeats(st) {
+    const you = st ? st.seat : $("#set-seat").value;
     for (const seat of SEATS) {
       const box = $(`.seat[data-seat="${seat}"]`);
       const label = $(".seat-label", box), hand = $(".hand", box);
       label.textContent = ""; hand.textContent = "";
-      const toMove = st && st.trump && !st.over && st.to_move === seat;
+      const toMove = st && st.phase === "play" && st.to_move === seat;
       box.classList.toggle("to-move", !!toMove);
       label.append(el("span", { class: "name", text: seat }), el("span", { class: "team", text: SEAT_WORD[seat] }));
-      if (seat === G.seat) label.append(el("span", { class: "tag you", text: "you" }));
-      else if (G.bots[seat]) label.append(el("span", { class: "tag bot", text: G.bots[seat] === "dd" ? "dd (cheats: sees every hand)" : G.bots[seat] }));
+      if (seat === you) label.append(el("span", { class: "tag you", text: "you" }));
+      else if (st) label.append(el("span", { class: "tag bot", text: st.labels[seat] }));
       if (st && st.first === seat) label.append(el("span", { class: "tag first", text: "first" }));
-      if (toMove) label.append(el("span", { class: "tag move", text: seat === G.seat ? "your turn" : "to play" }));
+      if (toMove) label.append(el("span", { class: "tag move", text: seat === you ? "your turn" : "to play" }));
       if (!st) continue;
-      const cards = st.hands[seat];
-      if (seat !== G.seat && !st.over) {
-        hand.append(el("div", { class: "backs", dataset: { backs: String(cards.length) } },
-          ...cards.map(() => el("span", { class: "back", "aria-hidden": "true" }))));
-        continue;
-      }
-      const shown = st.over ? st.dealt[seat] : cards;     // at the end: every hand as dealt
-      for (const suit of SUITS) {
-        const row = el("div", { class: "suit-row" + (st.trump === suit ? " trump" : ""), dataset: { suit } },
-          el("span", { class: "sym " + (RED[suit] ? "red" : "black"), text: SYM[suit] }));
-        const inSuit = shown.filter((c) => c[0] === suit);
-        if (!inSuit.length) row.append(el("span", { class: "void", text: "—" }));
-        for (const c of inSuit) {
-          const legal = seat === G.seat && toMove && st.legal.includes(c);
-          row.append(cardButton(c, { cls: legal ? "legal" : "idle", disabled: !legal,
-                                     onclick: legal ? () => playCard(c) : null }));
-        }
-        hand.append(row);
-      }
+      if (st.phase === "over") { hand.append(...handRows(st.hands[seat], st, false)); continue; }   // every hand as dealt
+      if (seat === you) { hand.append(...handRows(st.hand, st, st.your_turn && st.phase === "play")); continue; }
+      const n = st.counts[seat];
+      hand.append(el("div", { class: "backs", dataset: { backs: String(n) } },
+        ...Array.from({ length: n }, () => el("span", { class: "back", "aria-hidden": "true" }))));
     }
   }
 
@@ -269,26 +318,25 @@
     centre.textContent = "";
     $$(".caption", $("#felt")).forEach((c) => c.remove());
     if (!st) return;
-    let cards = st.trick.cards, leader = st.trick.leader, winner = null;
-    if (!cards.length && st.tricks.length) {
-      const t = st.tricks[st.tricks.length - 1];
-      cards = t.cards; leader = t.leader; winner = t.winner;
+    let shown = st.trick.cards, winner = null;
+    if (!shown.length && st.tricks.length) {
+      const t = st.tricks[st.tricks.length - 1], li = SEATS.indexOf(t.leader);
+      shown = t.cards.map((card, i) => ({ seat: SEATS[(li + i) % 4], card }));
+      winner = t.winner;
       $("#felt").append(el("div", { class: "caption", text: `trick ${t.number} to ${t.winner}: ${t.points} points` + (t.roem ? ` + ${t.roem} roem` : "") }));
     }
-    const li = SEATS.indexOf(leader);
-    cards.forEach((c, i) => {
-      const seat = SEATS[(li + i) % 4];
-      $(`.slot[data-slot="${seat}"]`).append(cardButton(c, { cls: "on-table" + (winner === seat ? " winning" : ""), disabled: true,
-                                                             title: `${seat} played ${cardLabel(c)}` }));
-    });
+    for (const { seat, card } of shown) {
+      $(`.slot[data-slot="${seat}"]`).append(cardButton(card, { cls: "on-table" + (winner === seat ? " winning" : ""), disabled: true,
+                                                                title: `${seat} played ${cardLabel(card)}` }));
+    }
     if (st.trump) centre.append(el("span", { class: "trump-pip " + (RED[st.trump] ? "red" : "black"), text: SYM[st.trump] }));
-    if (st.over) centre.append(el("span", { text: "end of the deal" }));
-    else if (st.trump) centre.append(el("span", { text: st.to_move === G.seat ? "your turn" : `${st.to_move} to play` }));
+    if (st.phase === "over") centre.append(el("span", { text: "end of the deal" }));
+    else if (st.trump) centre.append(el("span", { text: st.your_turn ? "your turn" : `${st.to_move} to play` }));
   }
 
   function renderTrump(st) {
     const box = $("#trump-box"), buttons = $("#trump-buttons");
-    box.hidden = !(st && !st.trump && st.first === G.seat);
+    box.hidden = !(st && st.phase === "trump" && st.your_turn);
     buttons.textContent = "";
     if (box.hidden) return;
     for (const s of SUITS) {
@@ -299,13 +347,24 @@
 
   function renderHint(st) {
     const box = $("#hint-box"), out = $("#hint");
-    const mine = st && st.trump && !st.over && st.to_move === G.seat;
+    const mine = st && st.phase === "play" && st.your_turn;
     box.hidden = !mine;
     out.textContent = "";
     $("#btn-hint").disabled = !!(G.hint && G.hint.pending);
-    if (!mine || !G.hint || G.hint.key !== G.play.join(" ")) { $("#hint-sub").textContent = ""; return; }
-    if (G.hint.pending) { out.append(el("p", { class: "empty-note", text: "working out your view…" })); return; }
+    if (!mine || !G.hint || G.hint.key !== G.game + ":" + st.played.length) { $("#hint-sub").textContent = ""; return; }
+    if (G.hint.pending) {
+      const p = G.hint.progress;
+      const done = p && p.total ? ` ${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} layouts` : "";
+      out.append(el("p", { class: "empty-note", id: "hint-progress", text: "working out your view…" + done }));
+      return;
+    }
     const h = G.hint.value;
+    if (h.forced) {
+      $("#hint-sub").textContent = "forced";
+      out.append(el("ul", { class: "hint-list" }, el("li", { class: "best", dataset: { card: h.best[0] } },
+        `${cardLabel(h.best[0])}: your only legal card`)));
+      return;
+    }
     $("#hint-sub").textContent = `${h.exact ? "exact" : "sampled"}: ${h.layouts.toLocaleString("en")} layouts`;
     const ul = el("ul", { class: "hint-list" });
     const order = Object.keys(h.cards).sort((a, b) => h.cards[b].mean - h.cards[a].mean);
@@ -322,17 +381,24 @@
     const box = $("#verdict"), busy = $("#busy");
     box.textContent = "";
     busy.hidden = !G.busy; busy.textContent = G.busy;
+    if (G.gone) {
+      box.append(el("span", { id: "gone", text: G.gone }));
+      return;
+    }
     if (!st) return;
-    if (st.over && st.sheet && st.sheet.final) {
+    if (st.phase === "over" && st.sheet && st.sheet.final) {
       const f = st.sheet.final;
-      const mine = SEATS.indexOf(G.seat) % 2 === SEATS.indexOf(st.first) % 2;
+      const mine = SEATS.indexOf(st.seat) % 2 === SEATS.indexOf(st.first) % 2;
       box.append(el("span", { class: "big " + (f.score > 0 ? "made" : "nat"), text: signed(f.score) }),
         " " + (f.made ? (f.pit ? "made with pit" : "made") : "nat"),
         el("span", { class: "who", text: `end of the deal · ${st.playing_team} ${f.playing_team}, ${st.defenders} ${f.defenders} · your team ${mine ? "played" : "defended"}` }));
-    } else if (!st.trump) {
-      box.append(st.first === G.seat ? "Name trump: you are the first player." : `${st.first} names trump…`);
-    } else if (st.to_move === G.seat) {
+    } else if (st.phase === "trump") {
+      box.append(st.your_turn ? "Name trump: you are the first player." : `${st.chooser} names trump…`);
+    } else if (st.your_turn) {
       box.append("Your turn: click a card.");
+    }
+    if (st.phase !== "over" && st.your_melds.length) {
+      box.append(el("span", { class: "who", text: "your roem: " + st.your_melds.map((m) => `${m.text} (${m.value})`).join(", ") }));
     }
   }
 
@@ -349,11 +415,10 @@
     if (sh.final) body.append(row(sh.final.made ? "Score" : "Score (nat)", sh.final.playing_team, sh.final.defenders, "final"));
     box.append(el("table", { class: "sheet", id: "sheet-table" },
       el("thead", null, el("tr", null, el("th", { text: "" }), el("th", { text: st.playing_team + " (playing)" }), el("th", { text: st.defenders }))), body));
-    if (st.over) {
-      const p = new URLSearchParams({ deal: st.deal, first: st.first, rules: G.rules, trump: st.trump, play: G.play.join(" ") });
+    if (st.review) {
       review.hidden = false;
-      review.append(el("a", { href: "/?" + p.toString(), id: "review-link", title: "The deal on the board: every card's double-dummy value, step through the play" }, "Review the deal (double dummy)"),
-        el("a", { href: "/?" + p.toString() + "&view=player", id: "review-player", title: "The same, each card as its player could see it" }, "Review from each player's view"));
+      review.append(el("a", { href: st.review.board, id: "review-link", title: "The deal on the board: every card's double-dummy value, step through the play" }, "Review the deal (double dummy)"),
+        el("a", { href: st.review.player, id: "review-player", title: "The same, each card as its player could see it" }, "Review from each player's view"));
     }
   }
 
@@ -377,17 +442,8 @@
   }
 
   wire();
-  if (readAddress()) {
-    $("#set-seat").value = G.seat;
-    if (SEATS.includes(G.first)) $("#set-first").value = G.first;
-    $("#set-seed").value = G.seed; $("#set-rules").value = G.rules; $("#set-deal").value = G.deal;
-    for (const s of SEATS) if (G.bots[s]) $("#bot-" + s).value = G.bots[s];
-    step();
-  } else {
-    const q = new URLSearchParams(location.search.slice(1));
-    if (q.get("deal")) $("#set-deal").value = q.get("deal");
-    if (/^[NESW]$/.test(q.get("first") || "")) $("#set-first").value = q.get("first");
-    if (q.get("rules")) $("#set-rules").value = q.get("rules");
-    render();
-  }
+  const words = new URLSearchParams(location.search.slice(1));
+  fillForm(words);
+  if (/^[A-Za-z0-9_-]{1,64}$/.test(words.get("game") || "")) resume(words.get("game"));
+  else render();
 })();
