@@ -353,6 +353,10 @@ def kraken_deal():
     run("deal", "kraken-deal")
 
 
+def kraken_arena():
+    run("arena", "kraken-arena")
+
+
 def __getattr__(name):
     # the Click parameter types live in .params (importing click); exported here lazily
     if name in ("AsciiChoice", "AsciiInt"):
@@ -393,3 +397,76 @@ def first_run_notice(prog: str):
 
     from kraken_solver.engine.kernel_cache import FIRST_RUN_MESSAGE, compile_notice
     return compile_notice(lambda: click.echo(f"{prog}: {FIRST_RUN_MESSAGE}", err=True))
+
+
+def command_line(ctx, prog: str) -> list[str]:
+    """The command ``prog`` as given, rebuilt from the parsed options of Click context
+    ``ctx`` (works under any caller: a sidecar records it)."""
+    import click
+
+    words = [prog]
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name not in ctx.params:
+            continue
+        value = ctx.params[param.name]
+        if value is None or value is False:
+            continue
+        flag = max(param.opts, key=len)
+        if value is True:
+            words.append(flag)
+        elif isinstance(value, tuple):          # a repeatable option: each value
+            for v in value:
+                words += [flag, str(v)]
+        else:
+            words += [flag, str(value)]
+    return words
+
+
+def command_fail(ctx, prog: str, err) -> None:
+    """End a Click command with ``PROG: error: ERR`` on stderr, exit status 1."""
+    import click
+
+    click.echo(f"{prog}: error: {err}", err=True)
+    ctx.exit(1)
+
+
+def stderr_log(prog: str, quiet: bool):
+    """A ``log(line)`` for a long run: ``PROG: line`` on stderr, nothing with ``quiet``."""
+    import click
+
+    def log(line):
+        if not quiet:
+            click.echo(f"{prog}: {line}", err=True)
+    return log
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def run_keeping_parts(ctx, prog: str, run, parts_dir: str | None, unit: str):
+    """Run ``run()``, a long run that keeps its finished part files in ``parts_dir`` (the
+    batch store), and return its result: SIGTERM acts as Ctrl-C; the first-run notice;
+    a KrakenError ends the command with one line (status 1); an interrupt says whether
+    finished ``unit``\\ s are kept for ``--resume`` (status 130)."""
+    import os
+    import signal
+
+    import click
+
+    from kraken_solver.errors import KrakenError
+    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        with first_run_notice(prog):    # the local pool loads the kernels in this process
+            return run()
+    except KrakenError as err:
+        command_fail(ctx, prog, err)
+    except KeyboardInterrupt:
+        done = bool(parts_dir) and os.path.isdir(parts_dir) and any(
+            n.startswith("chunk-") for n in os.listdir(parts_dir))
+        click.echo(f"\n{prog}: interrupted; " + (
+            f"finished {unit}s are kept in {parts_dir}/: run the same command with --resume "
+            "to finish" if done else f"no {unit} was finished"), err=True)
+        ctx.exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)

@@ -12,13 +12,13 @@ finishes it.  Progress (deals/s, ETA) on stderr when it is a terminal.  Errors: 
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli import (RULES_HELP, command_fail, command_line, guard_output, rules_option,
+                              run_keeping_parts, stderr_log)
 from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
 from kraken_solver.errors import KrakenError
 from kraken_solver.game.cards import SEATS
@@ -26,11 +26,6 @@ from kraken_solver.limits import MAX_BATCH_DEALS, MAX_SEED
 from kraken_solver.notation.text import count
 
 PROG = "kraken-batch"
-
-
-def _fail(ctx, err) -> None:
-    click.echo(f"{PROG}: error: {err}", err=True)
-    ctx.exit(1)
 
 
 def _objectives(text: str) -> tuple:
@@ -44,30 +39,6 @@ def _objectives(text: str) -> tuple:
         raise click.BadParameter(f"{twice[0]} is given twice; a comma list of score and "
                                  "points, each once, e.g. score,points", param_hint="--objective")
     return tuple(words)
-
-
-def _command_line(ctx) -> list[str]:
-    """The command as given, rebuilt from the parsed options (works under any caller)."""
-    words = [PROG]
-    for param in ctx.command.params:
-        if not isinstance(param, click.Option) or param.name not in ctx.params:
-            continue
-        value = ctx.params[param.name]
-        if value is None or value is False:
-            continue
-        flag = max(param.opts, key=len)
-        if value is True:
-            words.append(flag)
-        elif isinstance(value, tuple):          # a repeatable option: each value
-            for v in value:
-                words += [flag, str(v)]
-        else:
-            words += [flag, str(value)]
-    return words
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 @click.group(name=PROG, invoke_without_command=True,
@@ -98,6 +69,12 @@ def _raise_interrupt(signum, frame):
 @click.option("--chunk-size", type=AsciiInt(1, 100000), default=64, show_default=True,
               help="Deals per part file (the unit of work and of resuming).")
 @condition_options
+@click.option("--play", "play_bot", default=None, metavar="BOT",
+              help="Also play every (deal, trump) out with this card-play bot at all four "
+                   "seats (random, heuristic, pimc:N, dd): the played_score, played_points, "
+                   "played_made, played_pit and play columns.")
+@click.option("--play-seed", type=AsciiInt(0, MAX_SEED), default=None,
+              help="Seed of the --play bots (default 0).")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run with the same options (reuses its parts).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no closing line.")
@@ -105,12 +82,14 @@ def _raise_interrupt(signum, frame):
 @click.pass_context
 @guard_output(PROG, needs_stdout=False)
 def main(ctx, deals, input_path, seed, out, rules_name, first, objective, workers, scheduler,
-         fmt, chunk_size, where, predeal, max_tries, resume, quiet):
+         fmt, chunk_size, where, predeal, max_tries, play_bot, play_seed, resume, quiet):
     """Solve many deals double dummy for all four trumps of the first player.
 
     One row per (deal, trump): deal_id, deal (PBN), first, trump, rules, score, made,
     points (with --objective score,points), pit (the playing team can force every trick),
-    nodes and ms (the work: they vary from run to run).  Values are in points, from the
+    nodes and ms (the work: they vary from run to run); with --play BOT also the deal as
+    that bot played it at all four seats (played_score, played_points, played_made,
+    played_pit, play: the 32 cards).  Values are in points, from the
     playing team's side (RULES.md section 8).  Deals come from SeedSequence(SEED), one child
     per block of 64 deals, so the file does not depend on --workers or on resuming.
     --where and --predeal deal only the deals that meet a condition (README: Dealing with
@@ -122,6 +101,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
       kraken-batch --deals 10000 --seed 1 --out results.csv --resume
       kraken-batch --deals 1000 --where 'has(N, HJ H9)' --out jack-nine.csv
       kraken-batch --deals 1000000 --seed 1 --out big.parquet --scheduler tcp://HOST:8786
+      kraken-batch --deals 200 --seed 1 --out played.csv --play pimc:20
       kraken-batch summarize results.csv --csv tables/ --plots plots/
     """
     if ctx.invoked_subcommand is not None:
@@ -150,6 +130,8 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
                                "--deals N, not --input")
     # a bad condition, or one too rare for --max-tries: one line, status 2, before any work
     make_condition(ctx, PROG, where, predeal, first_block=(seed, deals or 1, max_tries))
+    if play_seed is not None and play_bot is None:
+        raise click.UsageError("--play-seed is the seed of the --play bots: give --play BOT")
     from kraken_solver.batch.config import format_for, make_config, paths_for
     from kraken_solver.batch.run import run_batch
     from kraken_solver.batch.store import check_batch_outputs
@@ -162,31 +144,17 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
                              rules=rules_option(rules_name), objectives=objectives,
                              chunk_size=chunk_size, fmt=fmt, where=where,
-                             predeal=list(predeal) or None, max_tries=max_tries)
+                             predeal=list(predeal) or None, max_tries=max_tries,
+                             play=play_bot, play_seed=play_seed or 0)
     except KrakenError as err:
-        _fail(ctx, err)
+        command_fail(ctx, PROG, err)
     progress = not quiet and sys.stderr.isatty()
-
-    def log(line):
-        if not quiet:
-            click.echo(f"{PROG}: {line}", err=True)
-
-    old_term = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        with first_run_notice(PROG):    # the local pool loads the kernels in this process
-            res = run_batch(config, out, workers=workers, scheduler=scheduler, resume=resume,
-                            progress=progress, command=_command_line(ctx), log=log)
-    except KrakenError as err:
-        _fail(ctx, err)
-    except KeyboardInterrupt:
-        parts = paths_for(out)[0]
-        done = os.path.isdir(parts) and any(n.startswith("chunk-") for n in os.listdir(parts))
-        click.echo(f"\n{PROG}: interrupted; " + (
-            f"finished chunks are kept in {parts}/: run the same command with --resume to "
-            "finish" if done else "no chunk was finished"), err=True)
-        ctx.exit(130)
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
+    res = run_keeping_parts(
+        ctx, PROG, lambda: run_batch(config, out, workers=workers, scheduler=scheduler,
+                                     resume=resume, progress=progress,
+                                     command=command_line(ctx, PROG),
+                                     log=stderr_log(PROG, quiet)),
+        paths_for(out)[0], "chunk")
     if not quiet and not res.already_complete:
         extra = f" ({count(res.chunks_reused, 'chunk')} from before)" if res.chunks_reused \
             else ""
@@ -234,7 +202,7 @@ def summarize_cmd(ctx, file, csv_dir, plots_dir):
             click.echo(f"{PROG}: wrote {', '.join(os.path.basename(p) for p in paths)} to "
                        f"{plots_dir}", err=True)
     except KrakenError as err:
-        _fail(ctx, err)
+        command_fail(ctx, PROG, err)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,6 +1,7 @@
 """``kraken-view [FILE]``: explore a deal in the browser, every legal card marked with its value.
 
-Starts a web server on 127.0.0.1 (a free port, or ``--port``) over the double-dummy solver,
+Starts a web server (waitress, with the limits of :mod:`kraken_solver.view.server`) on
+127.0.0.1 (a free port, or ``--port``) over the double-dummy solver,
 prints its address on stdout and opens the browser (unless ``--no-browser``); Ctrl-C stops it
 (``kraken-view: stopped``, exit status 130, as the other tools end on Ctrl-C).  FILE is a deal
 file as ``kraken-solve`` reads it; several deals give a list to pick from.  Without FILE the
@@ -17,8 +18,6 @@ are in :mod:`kraken_solver.view`.
 from __future__ import annotations
 
 import contextlib
-import errno
-import logging
 import os
 import signal
 import sys
@@ -65,36 +64,6 @@ def open_browser(url: str) -> str | None:
     return None
 
 
-def serve(app, port: int):
-    """A threaded WSGI server for ``app`` on 127.0.0.1:``port`` (0: a free port).  Raises
-    KrakenError when the port cannot be had (the socket is bound here: werkzeug would print
-    its own message and exit)."""
-    import socket
-
-    from werkzeug.serving import make_server
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)   # no line a request
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", port))
-        sock.listen(128)
-    except OSError as e:
-        sock.close()
-        if e.errno == errno.EADDRINUSE:
-            raise KrakenError(f"port {port} is in use on 127.0.0.1: give another --port, or "
-                              "leave it out for a free one", source="--port") from None
-        if e.errno == errno.EACCES:
-            raise KrakenError(f"port {port} may not be used by this user (ports below 1024 "
-                              "need root): give another --port", source="--port") from None
-        raise KrakenError(f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}",
-                          source="--port") from None
-    try:
-        return make_server("127.0.0.1", sock.getsockname()[1], app, threaded=True,
-                           fd=sock.fileno())
-    finally:
-        sock.close()            # the server holds its own duplicate of the socket
-
-
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--random", "seed", type=AsciiInt(0, MAX_SEED), metavar="SEED",
@@ -113,9 +82,12 @@ def serve(app, port: int):
               help="Rules for every deal (a preset such as kraken or klaverjas-rotterdam; "
                    "overrides [Rules], [Double] still applies).")
 @click.option("--quiet", is_flag=True, help="No line on stderr for each search.")
+@click.option("--idle-timeout", "idle_timeout", type=AsciiInt(1, 60), default=None,
+              hidden=True, help="Seconds after which an idle connection is closed (30).")
 @click.version_option(__version__, prog_name=PROG)
 @click.pass_context
-def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, quiet):
+def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, quiet,
+         idle_timeout):
     """Explore the deals of FILE in the browser: the four hands, the trick on the table, the
     score sheet, the trump table, and the double-dummy value of every legal card of the
     player to move (score with made/nat, or points), or on a toggle the player's view (the
@@ -146,6 +118,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
         from kraken_solver.notation.reader import DealReader
         from kraken_solver.view.app import create_app
         from kraken_solver.view.page import MAX_DEALS, MAX_EXPORT_DEALS, deal_entry, export_page
+        from kraken_solver.view.server import CHANNEL_TIMEOUT_S, make_server, run_until_stopped
         from kraken_solver.view.session import BoardSolver
         rules = None
         if rules_text is not None:
@@ -177,7 +150,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
             entries = [deal_entry(s, i) for i, s in enumerate(specs)]
             app = create_app(entries, source=source, solver=solver,
                                     log=None if quiet else _say)
-            server = serve(app, port)
+            server = make_server(app, port, channel_timeout=idle_timeout or CHANNEL_TIMEOUT_S)
         t0 = time.perf_counter()
         with notice:
             solver.warm()
@@ -197,7 +170,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
                        f"{time.perf_counter() - t_start:.1f} s (every position solved in "
                        f"{time.perf_counter() - t1:.1f} s)", err=True)
             return
-        url = f"http://127.0.0.1:{server.socket.getsockname()[1]}/"
+        url = f"http://127.0.0.1:{server.effective_port}/"
         click.echo(f"{PROG}: serving {url}  (Ctrl-C stops)")
         sys.stdout.flush()
         if not no_browser:
@@ -207,16 +180,21 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
         # Ctrl-C and SIGTERM stop the server, also when it was started with SIGINT ignored
         # (a job in the background of a script)
         got = {}
+        server_pid = os.getpid()
 
         def stop(signum, _frame):
-            got["signum"] = signum
-            raise KeyboardInterrupt
+            if os.getpid() != server_pid:
+                # a hint's worker process forked from a thread, before it set its own
+                # handlers: the pool's terminate (SIGTERM) ends it as the default would
+                os._exit(128 + signum)
+            if not got:             # the first signal stops; the stop itself takes seconds
+                got["signum"] = signum
+                raise KeyboardInterrupt
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        try:
-            server.serve_forever()  # returns on Ctrl-C (werkzeug closes the socket)
-        finally:
-            solver.close()          # a hint still running: its worker processes stop now
+        # returns on Ctrl-C or SIGTERM, after the hints still running are cancelled (their
+        # clients answered, their worker processes stopped) and the connections closed
+        run_until_stopped(server, solver.close)
         _say("stopped")
         ctx.exit(128 + got.get("signum", signal.SIGINT))
     except KrakenError as err:

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 PROGS = ("kraken-solve", "kraken-analyse", "kraken-batch", "kraken-bench", "kraken-advise",
-         "kraken-hint", "kraken-view", "kraken-deal")
+         "kraken-hint", "kraken-view", "kraken-deal", "kraken-arena")
 
 
 def test_python_examples_run(capsys):
@@ -48,11 +48,11 @@ def test_commands_name_real_options():
 
     import click
 
-    from kraken_solver.cli import advise, analyse, batch, bench, deal, hint, solve, view
+    from kraken_solver.cli import advise, analyse, arena, batch, bench, deal, hint, solve, view
     commands = {"kraken-solve": solve.main, "kraken-analyse": analyse.main,
                 "kraken-batch": batch.main, "kraken-bench": bench.main,
                 "kraken-advise": advise.main, "kraken-hint": hint.main,
-                "kraken-view": view.main, "kraken-deal": deal.main}
+                "kraken-view": view.main, "kraken-deal": deal.main, "kraken-arena": arena.main}
     lines = list(_command_lines())
     assert len(lines) >= 11
     for line in lines:

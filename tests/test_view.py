@@ -6,6 +6,7 @@ The page itself, in headless Chromium, is tested in test_view_browser.py."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import re
 import signal
@@ -235,6 +236,8 @@ def test_api_errors_are_json(client):
     over = " ".join(solve(DEAL, "H", "N").pv)
     status, body = _get(client, "/api/values", deal=DEAL, trump="H", play=over)
     assert status == 400 and "the deal is over" in body["error"]
+    status, body = _get(client, "/api/line", deal=DEAL, trump="H", play=over)
+    assert status == 400 and body["error"] == "play: the deal is over: no card left to play"
     status, body = _get(client, "/api/state", deal=DEAL, trump="H", play=over)
     assert status == 200 and body["over"] and body["legal"] == []
     status, body = _get(client, "/api/nothing")
@@ -285,7 +288,8 @@ def test_query_words_given_twice_are_refused(client):
         "error": "trump: given 2 times; give each query word once (got 'trump=H&trump=S')",
         "field": "trump"}
     good = {"deal": DEAL, "trump": "H", "first": "N", "rules": "kraken", "double": "2",
-            "play": "SA", "objective": "points", "samples": "5", "job": "j1", "client": "c1"}
+            "play": "SA", "objective": "points", "samples": "5", "job": "j1", "client": "c1",
+            "seat": "S", "bots": "N=random,E=random,W=random", "seed": "1"}
     for path, words in ENDPOINT_WORDS.items():
         for word in words:
             query = [(w, good[w]) for w in words] + [(word, good[word])]
@@ -314,12 +318,19 @@ def test_parse_gives_the_cli_messages(client):
     assert [d["params"]["play"].count(" ") + 1 if "play" in d["params"] else 0
             for d in body["deals"]] == [10, 0]
     r = client.post("/api/parse", json={"text": "x" * (MAX_PASTE_CHARS + 1)})
-    assert r.status_code == 400 and "longer than 256 KiB" in r.get_json()["error"]
+    assert r.status_code == 400 and r.get_json()["error"].startswith(
+        "the pasted text: longer than 256 KiB; give a file")
     r = client.post("/api/parse", data="x" * (5 * MAX_PASTE_CHARS),
                     content_type="application/json")
     assert r.status_code == 413 and "too large" in r.get_json()["error"]
-    r = client.post("/api/parse", data="not json", content_type="application/json")
-    assert r.status_code == 400 and "expected JSON" in r.get_json()["error"]
+    # the same without a length (chunked, as waitress hands it on): 413, not "expected JSON"
+    r = client.post("/api/parse", input_stream=io.BytesIO(b"x" * (5 * MAX_PASTE_CHARS)),
+                    content_type="application/json", headers={"Transfer-Encoding": "chunked"},
+                    environ_overrides={"wsgi.input_terminated": True})
+    assert r.status_code == 413 and "too large" in r.get_json()["error"]
+    for data in ("not json", "[" * 100_000, '{"text": "x", "txt": 1}', "[]", b"\xff\xfe"):
+        r = client.post("/api/parse", data=data, content_type="application/json")
+        assert r.status_code == 400 and "expected JSON" in r.get_json()["error"], data
 
 
 def test_info_lists_the_deals(client):
@@ -403,7 +414,7 @@ def test_the_page_ships_as_package_data():
     globs = conf["tool"]["setuptools"]["package-data"]["kraken_solver.view"]
     web = ROOT / "kraken_solver" / "view" / "web"
     files = sorted(p.name for p in web.iterdir())
-    assert files == ["index.html", "view.css", "view.js"]
+    assert files == ["index.html", "play.css", "play.html", "play.js", "view.css", "view.js"]
     for name in files:
         assert any(Path("web", name).match(g) for g in globs), name
     html = page_html()

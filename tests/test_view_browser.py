@@ -420,7 +420,8 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
         return urllib.parse.urlsplit(request.url).path == "/api/hint"
 
     def progress(job):
-        with urllib.request.urlopen(server + "api/hint/progress?job=" + job, timeout=30) as r:
+        q = urllib.parse.urlencode({"job": job, "client": client})
+        with urllib.request.urlopen(server + "api/hint/progress?" + q, timeout=30) as r:
             return json.load(r)
 
     words = {"deal": str(spec.deal), "trump": "SHDC"[spec.trump], "first": "NESW"[spec.first],
@@ -428,6 +429,8 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
     with page.expect_request(is_hint) as asked:
         page.goto(server + "?" + urllib.parse.urlencode(words))
     first = job_of(asked.value)
+    client = urllib.parse.parse_qs(urllib.parse.urlsplit(asked.value.url).query)["client"][0]
+    assert first.startswith(client)
     assert urllib.parse.parse_qs(urllib.parse.urlsplit(asked.value.url).query)["samples"] == \
         ["1000"]
     page.wait_for_function("document.querySelector('#busy').textContent.includes('of 1,000 "
@@ -438,7 +441,7 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
     with page.expect_request(lambda r: r.url.endswith("/api/hint/cancel")) as cancel, \
             page.expect_request(is_hint) as asked:
         page.click(f'.hand [data-card="{card}"]')
-    assert json.loads(cancel.value.post_data) == {"job": first}
+    assert json.loads(cancel.value.post_data) == {"job": first, "client": client}
     second = job_of(asked.value)
     assert second != first and "samples" not in asked.value.url
     played.append(card)
@@ -462,3 +465,73 @@ def test_a_running_hint_shows_progress_and_a_later_click_stops_it(page, server, 
         page.wait_for_timeout(50)
     state = progress(second)["state"]
     assert state == "done" or (state == "cancelled" and second in cancels), (state, cancels)
+
+
+def test_a_reload_gives_up_the_hint_and_gets_a_new_client(page, server, deal_file):
+    """A page reloaded while its hint runs cancels it (pagehide), and the new load asks under a
+    client id of its own."""
+    spec = parse_deal_file(deal_file)[1]
+    words = {"deal": str(spec.deal), "trump": "SHDC"[spec.trump], "first": "NESW"[spec.first],
+             "view": "player", "samples": "1000"}
+
+    def asked_words(request):
+        return urllib.parse.parse_qs(urllib.parse.urlsplit(request.url).query)
+
+    def is_hint(request):
+        return urllib.parse.urlsplit(request.url).path == "/api/hint"
+
+    with page.expect_request(is_hint) as asked:
+        page.goto(server + "?" + urllib.parse.urlencode(words))
+    first = asked_words(asked.value)
+    page.wait_for_function("document.querySelector('#busy').textContent.includes('of 1,000 "
+                           "layouts')")
+    with page.expect_request(is_hint) as again:
+        page.reload()       # the cancel is sent as the page goes (not seen by Playwright)
+    assert asked_words(again.value)["client"] != first["client"]
+    q = urllib.parse.urlencode({"job": first["job"][0], "client": first["client"][0]})
+    for _ in range(200):
+        with urllib.request.urlopen(server + "api/hint/progress?" + q, timeout=30) as r:
+            pr = json.load(r)
+            if pr["state"] == "cancelled":
+                break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the first load's hint was not cancelled")
+    # by the page's own cancel (pagehide), not only by its connection closing
+    assert pr["why"] == "the page cancelled it"
+def test_play_against_the_computer(page, server):
+    """/play: the user at S, bots at N, E, W; the bots' hands are backs, the user's cards
+    are clickable when it is their turn, the hint answers, the game ends with the score
+    sheet and a link that opens the same play on the board."""
+    deal = "N:AQ9.AQJ8.8. K8.97.KJ7.8 J7.KT.A.QT9 T..QT9.AKJ7"
+    q = urllib.parse.urlencode({"deal": deal, "first": "N", "seat": "S", "seed": "3",
+                                "bots": "N=heuristic,E=random,W=heuristic"})
+    page.goto(server + "/play?" + q)
+    page.wait_for_selector('#board[data-phase="your-turn"]')
+    assert page.eval_on_selector_all('[data-seat="N"] [data-card]', "els => els.length") == 0
+    assert page.get_attribute('[data-seat="W"] .backs', "data-backs") == "8"
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint li[data-card]")
+    legal = page.eval_on_selector_all('[data-seat="S"] .card.legal',
+                                      "els => els.map(e => e.dataset.card)")
+    hinted = page.eval_on_selector_all("#hint li[data-card]",
+                                       "els => els.map(e => e.dataset.card)")
+    assert sorted(legal) == sorted(hinted)
+    mine = 0
+    while True:
+        page.wait_for_selector('#board[data-phase="your-turn"], #board[data-phase="over"]')
+        if page.get_attribute("#board", "data-phase") == "over":
+            break
+        played = page.get_attribute("#board", "data-played")
+        page.click('[data-seat="S"] .card.legal >> nth=0')
+        mine += 1
+        page.wait_for_function("p => document.querySelector('#board').dataset.played !== p",
+                               arg=played)
+    cards = page.get_attribute("#board", "data-played").split()
+    assert len(cards) == 32 and mine == 8
+    final = page.inner_text("#sheet-table")
+    assert "Score" in final
+    href = page.get_attribute("#review-link", "href")
+    assert urllib.parse.parse_qs(href.split("?", 1)[1])["play"][0].split() == cards
+    page.click("#review-link")
+    page.wait_for_selector(f'#board[data-played="{" ".join(cards)}"]')

@@ -102,8 +102,11 @@ def test_job_names_and_progress_errors(client):
     assert r.status_code == 400 and "no such hint job" in r.get_json()["error"]
     r = client.get("/api/hint/progress")
     assert r.status_code == 400 and r.get_json()["field"] == "job"
-    r = client.post("/api/hint/cancel", json={"job": 7})
-    assert r.status_code == 400
+    for body in ({"job": 7}, {"job": "a", "client": 7}, {"job": "a", "jbo": "b"}, [1], "x"):
+        r = client.post("/api/hint/cancel", json=body)
+        assert r.status_code == 400 and set(r.get_json()) == {"error", "field"}, body
+    r = client.post("/api/hint/cancel", json={"job": "a", "jbo": "b"})
+    assert "unknown key (got 'jbo')" in r.get_json()["error"]
     r = client.post("/api/hint/cancel", json={"job": "never-asked"})
     assert r.status_code == 200 and r.get_json() == {"job": "never-asked", "cancelled": False}
     over = played_line(FULL, "H", "N", 32, 1)
@@ -117,6 +120,14 @@ def wait_for(cond, what, timeout=60.0):
         if time.monotonic() - t0 > timeout:
             raise AssertionError(f"waited {timeout} s for {what}")
         time.sleep(0.02)
+
+
+def state_of_job(solver, name, client):
+    """The job's state, or None before it is asked for."""
+    try:
+        return solver.hint_progress(name, client)["state"]
+    except KrakenError:
+        return None
 
 
 def test_cancel_and_supersede(solver, client):
@@ -136,13 +147,13 @@ def test_cancel_and_supersede(solver, client):
 
     t = threading.Thread(target=ask, args=("first", lead, "page1"))
     t.start()
-    wait_for(lambda: solver.hint_progress("first")["state"] == "solving", "the first hint")
-    pr = solver.hint_progress("first")
+    wait_for(lambda: solver.hint_progress("first", "page1")["state"] == "solving", "the first hint")
+    pr = solver.hint_progress("first", "page1")
     assert pr["total"] == 200 and pr["exact"] is False and pr["done"] < 200
     # the double-dummy values do not wait for the hint
     other = read_query(words(FULL, "H", "N"))
     assert solver.values(other)["card_values"]
-    assert t.is_alive() and solver.hint_progress("first")["state"] == "solving"
+    assert t.is_alive() and solver.hint_progress("first", "page1")["state"] == "solving"
     # the same page asks for the hint after a card: the first one is cancelled (the diamond
     # jack: W holds three diamonds; after the heart king W's one heart would be forced)
     play = ["DJ"]
@@ -154,7 +165,7 @@ def test_cancel_and_supersede(solver, client):
     assert not t.is_alive() and isinstance(results["first"], HintCancelled)
     assert "a later request of the page replaced it" in str(results["first"])
     assert results["first at"] - asked < 10          # not the whole hint's time
-    pr = solver.hint_progress("first")
+    pr = solver.hint_progress("first", "page1")
     assert pr["state"] == "cancelled" and pr["done"] < 200
     t2.join(timeout=300)
     # W's hint after S's lead (30 layouts, over new worker processes) is the hint's own
@@ -163,7 +174,7 @@ def test_cancel_and_supersede(solver, client):
     assert body["seat"] == "W" and body["layouts"] == h.layouts == 30 and body["workers"] == 2
     assert {c: e["mean"] for c, e in body["cards"].items()} == \
         {c: e.to_dict()["mean"] for c, e in h.cards.items()}
-    assert solver.hint_progress("second")["state"] == "done"
+    assert solver.hint_progress("second", "page1")["state"] == "done"
 
 
 def test_cancel_through_the_api(solver, client):
@@ -178,11 +189,17 @@ def test_cancel_through_the_api(solver, client):
         out["status"], out["body"] = r.status_code, r.get_json()
     t = threading.Thread(target=ask)
     t.start()
-    wait_for(lambda: "j1" in solver._jobs and solver.hint_progress("j1")["state"] == "solving",
-             "the hint j1")
-    r = client.get("/api/hint/progress", query_string={"job": "j1"})
+    wait_for(lambda: state_of_job(solver, "j1", "page2") == "solving", "the hint j1")
+    r = client.get("/api/hint/progress", query_string={"job": "j1", "client": "page2"})
     assert r.status_code == 200 and r.get_json()["total"] == 200
-    r = client.post("/api/hint/cancel", json={"job": "j1"})
+    # the job is page2's: another page neither sees nor cancels it
+    r = client.get("/api/hint/progress", query_string={"job": "j1", "client": "page3"})
+    assert r.status_code == 400 and "no such hint job" in r.get_json()["error"]
+    for body in ({"job": "j1"}, {"job": "j1", "client": "page3"}):
+        r = client.post("/api/hint/cancel", json=body)
+        assert r.get_json() == {"job": "j1", "cancelled": False}
+    assert state_of_job(solver, "j1", "page2") == "solving"
+    r = client.post("/api/hint/cancel", json={"job": "j1", "client": "page2"})
     assert r.get_json() == {"job": "j1", "cancelled": True}
     t.join(timeout=30)
     assert out["status"] == 409 and out["body"]["cancelled"] is True
@@ -198,7 +215,74 @@ def test_cancel_through_the_api(solver, client):
             res["r"] = e
     t = threading.Thread(target=ask2)
     t.start()
-    wait_for(lambda: "k" in s._jobs and s.hint_progress("k")["state"] == "solving", "k")
+    wait_for(lambda: state_of_job(s, "k", "x") == "solving", "k")
     s.close()
     t.join(timeout=30)
     assert isinstance(res["r"], HintCancelled) and "the server stopped" in str(res["r"])
+
+
+def test_identical_requests_share_one_job():
+    """Two pages asking the same hint wait on one job; it is cancelled only when both have
+    given it up."""
+    s = BoardSolver(hint_workers=2)
+    res = {}
+
+    def ask(client):
+        try:
+            res[client] = s.hint(read_query(words(LEAD, "H", "S")), job="j", client=client)
+        except HintCancelled as e:
+            res[client] = e
+    threads = [threading.Thread(target=ask, args=(c,)) for c in ("a", "b")]
+    try:
+        for t in threads:
+            t.start()
+        wait_for(lambda: state_of_job(s, "j", "a") == "solving" and
+                 state_of_job(s, "j", "b") == "solving", "both")
+        assert len(s.lanes.jobs) == 1
+        assert s.cancel_hint("j", "a") == {"job": "j", "cancelled": True}
+        threads[0].join(timeout=10)
+        assert isinstance(res["a"], HintCancelled)
+        time.sleep(0.5)
+        assert state_of_job(s, "j", "b") == "solving" and threads[1].is_alive()
+        assert s.cancel_hint("j", "b") == {"job": "j", "cancelled": True}
+        threads[1].join(timeout=10)
+        assert isinstance(res["b"], HintCancelled)
+        wait_for(lambda: not s.lanes.jobs, "the lane to drop the cancelled job", timeout=10)
+    finally:
+        s.close()
+
+
+def test_job_names_are_per_client_and_bounded(monkeypatch, client):
+    """A name in use by the page is refused, another page may use it; past a lane's bound a
+    hint gets 503 with Retry-After; a page that stops polling gives its hint up."""
+    from kraken_solver.view import hints
+    play = played_line(FULL, "H", "N", 24, 2)       # 8 cards left: a cheap hint
+    q = words(FULL, "H", "N", play, job="same", client="pa")
+    assert client.get("/api/hint", query_string=q).status_code == 200
+    r = client.get("/api/hint", query_string=dict(q, objective="points"))
+    assert r.status_code == 400 and r.get_json()["field"] == "job"
+    assert "in use" in r.get_json()["error"]
+    assert client.get("/api/hint", query_string=dict(q, client="pb")).status_code == 200
+    s = BoardSolver(hint_workers=2)
+    monkeypatch.setattr(hints, "LANE_JOBS", {"cheap": 16, "expensive": 1})
+    monkeypatch.setattr(hints, "POLL_GRACE_S", 0.5)
+    res = {}
+
+    def ask():
+        try:
+            res["r"] = s.hint(read_query(words(LEAD, "H", "S")), job="k", client="x")
+        except HintCancelled as e:
+            res["r"] = e
+    t = threading.Thread(target=ask)
+    try:
+        t.start()
+        wait_for(lambda: state_of_job(s, "k", "x") == "solving", "k")     # polled once
+        c = create_app([], solver=s).test_client()
+        r = c.get("/api/hint", query_string=words(LEAD, "H", "S", samples="50", client="y"))
+        assert r.status_code == 503 and r.headers["Retry-After"] == "2"
+        assert "expensive hints are queued or running" in r.get_json()["error"]
+        t.join(timeout=10)      # no poll for 0.5 s: given up
+        assert isinstance(res["r"], HintCancelled)
+        assert "stopped asking for its progress" in str(res["r"])
+    finally:
+        s.close()

@@ -52,9 +52,13 @@ COLUMNS = (
 TIMING_COLUMNS = ("nodes", "ms")
 
 
-def columns_for(objectives) -> list[tuple[str, str, str]]:
-    """The columns of a batch file for ``objectives`` (``points`` only when asked)."""
-    return [c for c in COLUMNS if c[0] != "points" or "points" in objectives]
+def columns_for(objectives, play=None) -> list[tuple[str, str, str]]:
+    """The columns of a batch file for ``objectives`` (``points`` only when asked), and the
+    played columns (:data:`~kraken_solver.batch.play.PLAY_COLUMNS`) when ``play`` names a
+    bot."""
+    from .play import PLAY_COLUMNS
+    return [c for c in COLUMNS if c[0] != "points" or "points" in objectives] + \
+        (list(PLAY_COLUMNS) if play else [])
 
 
 # ----------------------------------------------------------------------------- the batch
@@ -70,6 +74,8 @@ class BatchConfig:
     - ``objectives``: ``("score",)`` or ``("score", "points")``: score is always computed.
     - ``chunk_size``: deals a part file; ``fmt``: ``"csv"`` or ``"parquet"``.
     - ``input_sha256``, ``input_bytes``: of exactly the bytes of the input read.
+    - ``play``: the bot spec that also plays every (deal, trump) at all four seats
+      (:mod:`kraken_solver.batch.play`), None without; ``play_seed``: its seed.
     """
     deals: int | None = 0
     seed: int | None = 1
@@ -88,6 +94,9 @@ class BatchConfig:
     #: the most candidates a block of 64 conditioned deals tests: it never changes the deals,
     #: only whether a too rare condition stops
     max_tries: int = dataclasses.field(default=DEFAULT_DEAL_TRIES, compare=False)
+    # --play: the bot spec playing every (deal, trump) at four seats, and its seed
+    play: str | None = None
+    play_seed: int = 0
     # the input as the user named it, for messages (``input`` is absolute, for the workers
     # and a resume from another folder); not part of the configuration compared
     input_name: str | None = dataclasses.field(default=None, compare=False)
@@ -115,6 +124,8 @@ class BatchConfig:
             # only when given: a sidecar of a run without a condition reads as before
             **({"where": self.where} if self.where else {}),
             **({"predeal": self.predeal} if self.predeal else {}),
+            # only with --play, so that the sidecars of other runs compare as they were
+            **({"play": {"bot": self.play, "seed": self.play_seed}} if self.play else {}),
         }
 
     @property
@@ -163,10 +174,31 @@ def _as_dealt(spec) -> None:
                           "cards ([Play])", source=spec.source, line=spec.line)
 
 
+def condition_texts(where, predeal, max_tries, input=None) -> tuple:
+    """``(where, predeal, max_tries)`` of a run's condition, checked: the canonical texts
+    (None when not given) a sidecar records and a resume compares.  Raises PredicateError,
+    PredealError, ImpossibleConditionError, and KrakenError with ``input`` (a condition
+    chooses among generated deals)."""
+    if where is None and not predeal:
+        return None, None, max_tries
+    if input is not None:
+        raise KrakenError("--where and --predeal choose among generated deals: give --deals "
+                          "N, not --input")
+    from ..dealing.generator import check_max_tries, condition_for, read_where
+    from ..dealing.predeal import parse_predeal
+    from ..dealing.predeal import predeal_text as canonical_predeal
+    node = read_where(where)
+    where_text = str(node) if node is not None else None
+    predeal_text = canonical_predeal(parse_predeal(predeal)) or None
+    condition_for(where_text, predeal_text)          # refuses the impossible now
+    return where_text, predeal_text, check_max_tries(max_tries)
+
+
 def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | None = None,
                 first=None, rules=None, objectives=("score",), chunk_size: int = CHUNK_SIZE,
                 fmt: str = "csv", where=None, predeal=None,
-                max_tries: int = DEFAULT_DEAL_TRIES) -> BatchConfig:
+                max_tries: int = DEFAULT_DEAL_TRIES, play: str | None = None,
+                play_seed: int = 0) -> BatchConfig:
     """Check the options of a batch and build its :class:`BatchConfig`.
 
     Either ``deals`` (with ``seed``) or ``input`` (a deal file, a regular file: the deals as
@@ -175,9 +207,11 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
     default to N and ``kraken`` for generated deals and to the file's values for an input
     file.  ``where``/``predeal``: deal only the seeded deals that meet a condition
     (:class:`~kraken_solver.dealing.generator.Condition`; recorded canonically, compared on
-    resume; not with ``input``), ``max_tries`` the bound on one block's candidates.  Raises
-    KrakenError (PredicateError, PredealError, ImpossibleConditionError for the condition; the
-    deal-file errors of :class:`~kraken_solver.notation.reader.DealReader`)."""
+    resume; not with ``input``), ``max_tries`` the bound on one block's candidates.
+    ``play``/``play_seed``: a card-play bot spec and its seed
+    (:func:`~kraken_solver.batch.play.check_play`).  Raises KrakenError (PredicateError,
+    PredealError, ImpossibleConditionError for the condition; the deal-file errors of
+    :class:`~kraken_solver.notation.reader.DealReader`)."""
     from ..game.cards import as_seat
     bad = [o for o in objectives if o not in OBJECTIVES]
     if bad:
@@ -189,21 +223,15 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         require_pyarrow()
     if not is_int(chunk_size) or not 1 <= int(chunk_size) <= 100000:
         raise KrakenError("the chunk size must be from 1 to 100000", token=str(chunk_size))
+    if play is not None:
+        from .play import check_play
+        play, play_seed = check_play(play, play_seed)
+    else:
+        play_seed = 0
+    played = {"play": play, "play_seed": play_seed}
     first_i = as_seat(first) if first is not None else None
     rules_r = as_rules(rules) if rules is not None else None
-    where_text = predeal_text = None
-    if where is not None or predeal:
-        if input is not None:
-            raise KrakenError("--where and --predeal choose among generated deals: give --deals "
-                              "N, not --input")
-        from ..dealing.generator import check_max_tries, condition_for, read_where
-        from ..dealing.predeal import parse_predeal
-        from ..dealing.predeal import predeal_text as canonical_predeal
-        node = read_where(where)
-        where_text = str(node) if node is not None else None
-        predeal_text = canonical_predeal(parse_predeal(predeal)) or None
-        condition_for(where_text, predeal_text)          # refuses the impossible now
-        max_tries = check_max_tries(max_tries)
+    where_text, predeal_text, max_tries = condition_texts(where, predeal, max_tries, input)
     if input is not None:
         if deals is not None:
             raise KrakenError("give either a number of deals or an input file, not both")
@@ -211,7 +239,7 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
         config = BatchConfig(deals=None, seed=None, first=first_i, rules=rules_r,
                              objectives=objectives, chunk_size=int(chunk_size), fmt=fmt,
                              input=os.path.abspath(input), input_sha256=digest,
-                             input_bytes=size, input_name=os.fspath(input))
+                             input_bytes=size, input_name=os.fspath(input), **played)
         config.reader().check_ahead()
         return config
     if deals is None or not is_int(deals) or int(deals) < 1 or int(deals) > MAX_DEALS:
@@ -223,7 +251,8 @@ def make_config(*, deals: int | None = None, seed: int | None = 1, input: str | 
                        first=first_i if first_i is not None else 0,
                        rules=rules_r if rules_r is not None else Rules(),
                        objectives=objectives, chunk_size=int(chunk_size), fmt=fmt,
-                       where=where_text, predeal=predeal_text, max_tries=int(max_tries))
+                       where=where_text, predeal=predeal_text, max_tries=int(max_tries),
+                       **played)
 
 
 def hash_input(path) -> tuple[str, int]:

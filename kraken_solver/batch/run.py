@@ -46,16 +46,17 @@ from ..notation.text import count
 from ..workers.pool import make_pool
 from ..workers.task import report_progress, worker_searcher
 from .config import BatchConfig, columns_for, paths_for, stream_deals
-from .store import (RUN_META, assemble, check_batch_outputs, check_done_parts, check_same_input,
-                    csv_value, list_parts, lock_dir, meta_to_run, now_stamp, part_name,
-                    remove_empty_dir, rows_of, write_meta)
+from .play import play_rows
+from .store import (BATCH_STORE, RUN_META, StoreKind, assemble, check_batch_outputs,
+                    check_done_parts, check_same_input, csv_value, list_parts, lock_dir,
+                    meta_to_run, now_stamp, part_name, remove_empty_dir, rows_of, write_meta)
 
 
 def _solve_chunk(task) -> dict:
     """Worker: solve one chunk; return its part file's text (the caller writes it) and a
     summary of the work.  Reports each finished deal (:func:`report_progress`)."""
     from .. import __version__
-    k, start, stop, seed, first, rules, items, objectives, columns = task
+    k, start, stop, seed, first, rules, items, objectives, columns, play = task
     searcher = worker_searcher()
     t0 = time.perf_counter()
     n0 = searcher.nodes
@@ -64,17 +65,61 @@ def _solve_chunk(task) -> dict:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
-    for i, (deal, first, rules) in enumerate(items):
+    for i, (deal, first, rules, *_) in enumerate(items):
         if not isinstance(deal, Deal):
             deal = Deal(tuple(deal))
         results = solve_trumps(searcher, deal, first, rules, points="points" in objectives)
-        for row in rows_of(start + i, deal, first, rules, results):
+        rows = rows_of(start + i, deal, first, rules, results)
+        if play is not None:        # --play: the same deal played out by the bots, per trump
+            for row, played in zip(rows, play_rows(deal, first, rules, *play)):
+                row.update(played)
+        for row in rows:
             w.writerow([csv_value(row[c]) for c in columns])
         report_progress(i + 1)
     return {"chunk": k, "deals": stop - start, "text": buf.getvalue(),
             "seconds": time.perf_counter() - t0, "version": __version__,
             "nodes": searcher.nodes - n0, "pid": os.getpid(),
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
+
+
+def _play(config: BatchConfig):
+    """A task's play: (bot spec, seed) with ``--play``, else None."""
+    return (config.play, config.play_seed) if config.play else None
+
+
+def _batch_task(config: BatchConfig, k: int, start: int, stop: int, items, columns):
+    """The task of chunk ``k`` for :func:`_solve_chunk` (``items``: an input's deals, or None
+    for generated deals)."""
+    if items is not None:
+        return (k, start, stop, None, None, None, items, config.objectives, columns,
+                _play(config))
+    return (k, start, stop, config.stream(), config.first, config.rules, None,
+            config.objectives, columns, _play(config))
+
+
+@dataclass(frozen=True)
+class RunJob:
+    """What a run computes, for a tool that runs as the batch does (the arena): ``store``
+    (its files, :class:`~kraken_solver.batch.store.StoreKind`), ``columns(config)`` (the
+    (name, type, meaning) of its columns), ``task(config, k, start, stop, items, columns)``
+    (the task of chunk ``k``: ``items`` the input's ``(hands, first, rules, trump)`` tuples,
+    or None for seeded deals), ``work(task)`` (run in a worker: a dict with ``chunk``,
+    ``deals``, ``text`` (the part file's text), ``version``, ``maxrss_mb``), ``unit`` and
+    ``per_deal`` (the progress bar counts ``per_deal`` units a deal, as the worker reports
+    them), ``on_part(text)`` (called with the text of every part, reused or new: returns the
+    bar's postfix, or None)."""
+    store: StoreKind
+    columns: object
+    task: object
+    work: object
+    unit: str = "deal"
+    per_deal: int = 1
+    on_part: object = None
+
+
+#: the batch's own run
+BATCH_JOB = RunJob(BATCH_STORE, lambda config: columns_for(config.objectives, config.play),
+                   _batch_task, _solve_chunk)
 
 
 @dataclass
@@ -100,17 +145,19 @@ class _InputCheck(threading.Thread):
     reused from an earlier session.  ``error`` holds what it found wrong, ``deals`` the number
     of deals once done."""
 
-    def __init__(self, config: BatchConfig, parts_dir: str, parts: dict, columns):
+    def __init__(self, config: BatchConfig, parts_dir: str, parts: dict, columns,
+                 kind: StoreKind = BATCH_STORE):
         super().__init__(daemon=True, name="kraken-batch-input-check")
         self.config = dataclasses.replace(config)
         self.parts_dir, self.parts, self.columns = parts_dir, dict(parts), columns
+        self.kind = kind
         self.error = None
         self.deals = None
 
     def run(self):
         try:
             # reads the input to its end (checksum and deals) even with no part to check
-            check_done_parts(self.config, self.parts_dir, self.parts, self.columns)
+            check_done_parts(self.config, self.parts_dir, self.parts, self.columns, self.kind)
             self.deals = self.config.deals
         except BaseException as e:  # noqa: B902 - reported by the main thread
             self.error = e
@@ -120,29 +167,28 @@ class _InputCheck(threading.Thread):
             raise self.error
 
 
-def _input_tasks(config: BatchConfig, done: set, columns):
+def _input_tasks(config: BatchConfig, done: set, columns, job: RunJob = BATCH_JOB):
     """The tasks of the chunks of an input file not in ``done``, reading it as a stream."""
     reader = config.reader()
     k, items = 0, []
     for spec in reader:
-        items.append((spec.deal.hands, spec.first, spec.rules))
+        items.append((spec.deal.hands, spec.first, spec.rules, spec.trump))
         if len(items) == config.chunk_size:
             if k not in done:
                 start = k * config.chunk_size
-                yield (k, start, start + len(items), None, None, None, items,
-                       config.objectives, columns)
+                yield job.task(config, k, start, start + len(items), items, columns)
             k, items = k + 1, []
     if items and k not in done:
         start = k * config.chunk_size
-        yield (k, start, start + len(items), None, None, None, items, config.objectives,
-               columns)
+        yield job.task(config, k, start, start + len(items), items, columns)
     check_same_input(config, reader)
 
 
 # ----------------------------------------------------------------------------- running
 def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
               scheduler: str | None = None, resume: bool = False, progress: bool = False,
-              command: list[str] | None = None, log=None, on_chunk=None) -> BatchResult:
+              command: list[str] | None = None, log=None, on_chunk=None,
+              job: RunJob = BATCH_JOB) -> BatchResult:
     """Run (or with ``resume`` finish) a batch into ``out``; see the module docstring.
 
     ``workers``: processes (default one per core, at most :func:`max_workers`);
@@ -166,10 +212,12 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
     failed Dask chunk, a file that cannot be read or written (a full disk: named).  A
     worker's error is raised again; Ctrl-C raises KeyboardInterrupt after stopping the
     workers (every finished chunk stays on disk for a resume, and the earlier output and its
-    sidecar are untouched)."""
+    sidecar are untouched).
+
+    ``job``: what is computed and stored (:class:`RunJob`): the batch's solves by default."""
     out = os.fspath(out)
     parts_dir, meta_path = paths_for(out)
-    cols = columns_for(config.objectives)
+    cols = job.columns(config)
     columns = [c[0] for c in cols]
     log = log or (lambda line: None)
     inputs = [config.input] if config.input else []
@@ -178,10 +226,11 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
     session = {"argv": list(command) if command else None,
                "command": shlex.join(command) if command else None,
                "started": now_stamp(), "workers": None}
-    lock, created = lock_dir(parts_dir, out)
+    lock, created = lock_dir(parts_dir, out, job.store.tool)
     try:
         try:
-            meta = meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log)
+            meta = meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log,
+                               job.store)
         except BaseException:
             if created:
                 remove_empty_dir(parts_dir)
@@ -193,7 +242,7 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
             return BatchResult(out, config.deals or 0, 0, config.n_chunks or 0, 0.0, 0.0, 0.0,
                                0.0, 0, already_complete=True)
         return _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
-                           scheduler, progress, log, on_chunk, inputs, created)
+                           scheduler, progress, log, on_chunk, inputs, created, job)
     except OSError as e:
         raise KrakenError(f"cannot read or write the batch files: {e.strerror or e}",
                           source=e.filename) from None
@@ -203,19 +252,24 @@ def run_batch(config: BatchConfig, out: str, *, workers: int | None = None,
 
 
 def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool, scheduler,
-                progress, log, on_chunk, inputs, created) -> BatchResult:
+                progress, log, on_chunk, inputs, created, job) -> BatchResult:
     from .. import __version__
     remove_temporaries(out)         # left by a run killed while writing them
     remove_temporaries(meta_path)
-    parts = list_parts(parts_dir, config.n_chunks)
+    parts = list_parts(parts_dir, config.n_chunks, job.store.tool)
     done = set(parts)
     check = None
     if config.input:
         # the input is read to its end alongside the run, the reused parts checked with it
-        check = _InputCheck(config, parts_dir, parts, columns)
+        check = _InputCheck(config, parts_dir, parts, columns, job.store)
         check.start()
     elif parts:
-        check_done_parts(config, parts_dir, parts, columns)
+        check_done_parts(config, parts_dir, parts, columns, job.store)
+    postfix = None
+    if job.on_part is not None:
+        for k in sorted(parts):
+            with open(os.path.join(parts_dir, parts[k]), encoding="utf-8") as f:
+                postfix = job.on_part(f.read())
     done_deals = sum(config.chunk_range(k)[1] - config.chunk_range(k)[0] for k in done)
     if done:
         if config.n_chunks:
@@ -236,7 +290,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
         write_meta(run_meta, meta, inputs)
 
     if config.input:
-        tasks = _input_tasks(config, done, columns)
+        tasks = _input_tasks(config, done, columns, job)
     else:
         # the chunks still to solve, one at a time (a list of them all would grow with the
         # deals)
@@ -244,8 +298,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
             for k in range(config.n_chunks):
                 if k not in done:
                     start, stop = config.chunk_range(k)
-                    yield (k, start, stop, config.stream(), config.first, config.rules, None,
-                           config.objectives, columns)
+                    yield job.task(config, k, start, stop, None, columns)
         tasks = tasks_of()
 
     t0 = time.perf_counter()
@@ -258,10 +311,11 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
     def tick(partial):
         if check is not None:
             check.raise_error()
-            if bar is not None and check.deals is not None and bar.total != check.deals:
-                bar.total = check.deals
+            if bar is not None and check.deals is not None and \
+                    bar.total != check.deals * job.per_deal:
+                bar.total = check.deals * job.per_deal
         if bar is not None:
-            delta = finished + partial - bar.n
+            delta = finished * job.per_deal + partial - bar.n
             if delta:
                 bar.update(delta)
 
@@ -278,9 +332,12 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
             start_session()
             if progress:
                 from tqdm import tqdm
-                bar = tqdm(total=config.deals, initial=done_deals, unit="deal",
+                bar = tqdm(total=None if config.deals is None else config.deals * job.per_deal,
+                           initial=done_deals * job.per_deal, unit=job.unit,
                            file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
-            for res in pool.run(_solve_chunk, tasks, on_tick=tick):
+                if postfix:
+                    bar.set_postfix_str(postfix, refresh=False)
+            for res in pool.run(job.work, tasks, on_tick=tick):
                 if res["version"] != __version__:
                     raise KrakenError(f"a worker runs kraken-solver {res['version']}, "
                                       f"this is {__version__}: install the same version "
@@ -292,6 +349,10 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
                 solved += res["deals"]
                 finished += res["deals"]
                 peak = max(peak, res["maxrss_mb"])
+                if job.on_part is not None:
+                    postfix = job.on_part(res["text"])
+                    if bar is not None and postfix:
+                        bar.set_postfix_str(postfix, refresh=False)
                 tick(0)
                 if on_chunk is not None:
                     on_chunk(pool, res)
@@ -300,7 +361,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
                 check.raise_error()
                 config.deals = check.deals
                 if bar is not None:
-                    bar.total = config.deals
+                    bar.total = config.deals * job.per_deal
                     bar.refresh()
     except KrakenError as err:
         if not entered and not done and created:
@@ -315,7 +376,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    rows, digest, size = assemble(config, out, parts_dir, columns, inputs)
+    rows, digest, size = assemble(config, out, parts_dir, columns, inputs, job.store)
     session["finished"] = now_stamp()
     session["seconds"] = round(seconds, 3)
     session["deals_solved"] = solved

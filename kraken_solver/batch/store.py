@@ -41,6 +41,8 @@ import os
 import re
 import stat
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..errors import KrakenError
 from ..game.cards import SEATS, SUITS
@@ -110,7 +112,7 @@ _META_KEYS = {"tool": str, "version": str, "status": str, "config": dict, "sessi
 _CONFIG_KEYS = {"source": str, "chunk_size": int, "objectives": list, "format": str}
 
 
-def _read_meta(path: str) -> dict | None:
+def _read_meta(path: str, tool: str = "kraken-batch") -> dict | None:
     """A sidecar (the finished run's ``OUT.meta.json`` or an unfinished run's
     ``OUT.parts/run.meta.json``), checked; None when there is none.  Raises KrakenError
     naming the file when it cannot be read, is not JSON text, or lacks a key or has one of
@@ -133,8 +135,8 @@ def _read_meta(path: str) -> dict | None:
     except ValueError as e:
         raise KrakenError(f"the sidecar is damaged: not JSON ({e}); {how}",
                           source=path) from None
-    if not isinstance(meta, dict) or meta.get("tool") != "kraken-batch":
-        raise KrakenError("not a kraken-batch sidecar (it records the options of the batch "
+    if not isinstance(meta, dict) or meta.get("tool") != tool:
+        raise KrakenError(f"not a {tool} sidecar (it records the options of the {tool} "
                           f"file); {how}, or use another output file", source=path)
     for keys, where in ((_META_KEYS, meta), (_CONFIG_KEYS, meta.get("config"))):
         for key, kind in keys.items():
@@ -212,7 +214,7 @@ def _file_sha256(path: str) -> str:
 
 
 # ----------------------------------------------------------------------------- part files
-def list_parts(parts_dir: str, n_chunks: int | None = None) -> dict:
+def list_parts(parts_dir: str, n_chunks: int | None = None, tool: str = "kraken-batch") -> dict:
     """{chunk: file name} of the part files in ``parts_dir``.  Removes the temporary files a
     killed write left (``.NAME.XXXXXXXX.tmp``).  Raises KrakenError for a file named like a
     part that is not one this version writes, two parts of one chunk, or (``n_chunks``
@@ -230,7 +232,7 @@ def list_parts(parts_dir: str, n_chunks: int | None = None) -> dict:
             continue
         m = _PART_RE.fullmatch(name)
         if m is None:
-            raise KrakenError("not a part file that kraken-batch writes "
+            raise KrakenError(f"not a part file that {tool} writes "
                               "(chunk-NNNNNNN-CHECKSUM.csv): delete it or move it away, then "
                               "run the same command with --resume", source=path)
         k = int(m.group(1))
@@ -292,7 +294,7 @@ def check_same_input(config: BatchConfig, reader) -> None:
         raise _input_changed(config)
 
 
-def _damaged(path: str, k: int, config: BatchConfig, why: str, line: int | None = None):
+def damaged(path: str, k: int, config: BatchConfig, why: str, line: int | None = None):
     start = k * config.chunk_size
     stop = start + config.chunk_size if config.deals is None else \
         min(config.deals, start + config.chunk_size)
@@ -301,11 +303,11 @@ def _damaged(path: str, k: int, config: BatchConfig, why: str, line: int | None 
                        "again", source=path, line=line)
 
 
-def _checked_part(path: str, k: int, expected, config: BatchConfig, columns) -> str:
-    """The rows of part file ``path`` (chunk ``k``, without the header) after checking its
-    bytes against the checksum in its name and every row against ``expected`` (the chunk's
-    deals, :func:`_expected_chunks`).  Raises KrakenError naming the part and saying how to
-    redo it."""
+def part_lines(path: str, k: int, config: BatchConfig, columns) -> list[str]:
+    """The data lines of part file ``path`` (chunk ``k``, without the header and line ends)
+    after checking its bytes against the checksum in its name, its text (UTF-8, a whole last
+    line) and its header against ``columns``.  Raises KrakenError naming the part and saying
+    how to redo it (:func:`damaged`)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -313,64 +315,77 @@ def _checked_part(path: str, k: int, expected, config: BatchConfig, columns) -> 
         raise KrakenError(f"cannot read the part file: {e.strerror or e}", source=path) from None
     digest = hashlib.sha256(data).hexdigest()
     if not os.path.basename(path).endswith(f"-{digest[:16]}.csv"):
-        raise _damaged(path, k, config, "its bytes do not match the checksum in its name (it "
+        raise damaged(path, k, config, "its bytes do not match the checksum in its name (it "
                        "was changed after it was written)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise _damaged(path, k, config, f"byte {e.start + 1} is not UTF-8") from None
+        raise damaged(path, k, config, f"byte {e.start + 1} is not UTF-8") from None
     lines = text.split("\n")
     if lines[-1] != "":
-        raise _damaged(path, k, config, "its last line is cut short")
+        raise damaged(path, k, config, "its last line is cut short")
     header = ",".join(columns)
     if lines[0] != header:
-        raise _damaged(path, k, config, f"its header is not {header}", line=1)
-    rows = lines[1:-1]
+        raise damaged(path, k, config, f"its header is not {header}", line=1)
+    return lines[1:-1]
+
+
+def _checked_part(path: str, k: int, expected, config: BatchConfig, columns) -> str:
+    """The rows of part file ``path`` (chunk ``k``, without the header) after checking its
+    bytes (:func:`part_lines`) and every row against ``expected`` (the chunk's deals,
+    :func:`_expected_chunks`).  Raises KrakenError naming the part and saying how to redo
+    it."""
+    rows = part_lines(path, k, config, columns)
     start = k * config.chunk_size
     if len(rows) != 4 * len(expected):
-        raise _damaged(path, k, config, f"it has {count(len(rows), 'row')}, and the chunk's "
+        raise damaged(path, k, config, f"it has {count(len(rows), 'row')}, and the chunk's "
                        f"{count(len(expected), 'deal')} have {4 * len(expected)}")
     col = {c: i for i, c in enumerate(columns)}
-    ints = [col[c] for c in ("score", "points", "nodes") if c in col]
+    ints = [col[c] for c in ("score", "points", "nodes", "played_score", "played_points")
+            if c in col]
     floats = [col["ms"]]
-    bools = [col[c] for c in ("made", "pit") if c in col]
+    bools = [col[c] for c in ("made", "pit", "played_made", "played_pit") if c in col]
     for i, fields in enumerate(csv.reader(rows)):
         line = i + 2
         if len(fields) != len(columns):
-            raise _damaged(path, k, config, f"a row of {len(fields)} fields, not "
+            raise damaged(path, k, config, f"a row of {len(fields)} fields, not "
                            f"{len(columns)}", line)
         deal, first, rules = expected[i // 4]
         want = {"deal_id": str(start + i // 4), "trump": SUITS[i % 4], "deal": deal,
                 "first": first, "rules": rules}
         for c, v in want.items():
             if fields[col[c]] != v:
-                raise _damaged(path, k, config, f"{c} {fields[col[c]]!r} where this chunk has "
+                raise damaged(path, k, config, f"{c} {fields[col[c]]!r} where this chunk has "
                                f"{v!r}", line)
         for j in ints:
             if not re.fullmatch(r"-?[0-9]{1,12}", fields[j]):
-                raise _damaged(path, k, config, f"{columns[j]} {fields[j]!r} is not a whole "
+                raise damaged(path, k, config, f"{columns[j]} {fields[j]!r} is not a whole "
                                "number", line)
         for j in floats:
             if not re.fullmatch(r"[0-9]{1,12}(\.[0-9]{1,6})?", fields[j]):
-                raise _damaged(path, k, config, f"{columns[j]} {fields[j]!r} is not a number of "
+                raise damaged(path, k, config, f"{columns[j]} {fields[j]!r} is not a number of "
                                "milliseconds", line)
         for j in bools:
             if fields[j] not in ("True", "False"):
-                raise _damaged(path, k, config, f"{columns[j]} {fields[j]!r} is not True or "
+                raise damaged(path, k, config, f"{columns[j]} {fields[j]!r} is not True or "
                                "False", line)
-        if (fields[col["made"]] == "True") != (int(fields[col["score"]]) > 0):
-            raise _damaged(path, k, config, "made does not match the score (made is score > 0)",
-                           line)
+        for made, score in (("made", "score"), ("played_made", "played_score")):
+            if made in col and (fields[col[made]] == "True") != (int(fields[col[score]]) > 0):
+                raise damaged(path, k, config, f"{made} does not match the {score} ({made} "
+                              f"is {score} > 0)", line)
     return "".join(r + "\n" for r in rows)
 
 
-def check_done_parts(config: BatchConfig, parts_dir: str, parts: dict, columns) -> None:
-    """Check every part file of ``parts`` against its chunk (:func:`_checked_part`); for an
-    input file this reads it to the end (and sets ``config.deals``).  Raises KrakenError."""
+def check_done_parts(config: BatchConfig, parts_dir: str, parts: dict, columns,
+                     kind: StoreKind | None = None) -> None:
+    """Check every part file of ``parts`` against its chunk (``kind.check_part``, the batch's
+    :func:`_checked_part` by default); for an input file this reads it to the end (and sets
+    ``config.deals``).  Raises KrakenError."""
+    kind = kind or BATCH_STORE
     seen = set()
     _check_input_unchanged(config)
     for k, expected in _expected_chunks(config, wanted=set(parts)):
-        _checked_part(os.path.join(parts_dir, parts[k]), k, expected, config, columns)
+        kind.check_part(os.path.join(parts_dir, parts[k]), k, expected, config, columns)
         seen.add(k)
     for k in sorted(set(parts) - seen):
         raise KrakenError(f"part file of chunk {k}, and the input has "
@@ -420,14 +435,18 @@ def _new_meta(config, session, cols) -> dict:
     }
 
 
-def meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
-    """The sidecar this run continues (an unfinished run's, with resume) or starts, after
-    checking that the part files in ``parts_dir`` belong to it; None when a resumed run is
-    complete already.  Called with the lock held; changes nothing.  Raises KrakenError."""
+def meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log,
+                kind: StoreKind | None = None):
+    """The sidecar this run continues (an unfinished run's, with resume) or starts
+    (``kind.new_meta``), after checking that the part files in ``parts_dir`` belong to it;
+    None when a resumed run is complete already.  Called with the lock held; changes
+    nothing.  Raises KrakenError."""
+    kind = kind or BATCH_STORE
+    _new_meta = kind.new_meta
     cfg = config.to_dict()
-    parts = list_parts(parts_dir)
+    parts = list_parts(parts_dir, tool=kind.tool)
     n = len(parts)
-    running = _read_meta(os.path.join(parts_dir, RUN_META))
+    running = _read_meta(os.path.join(parts_dir, RUN_META), kind.tool)
     if running is not None:
         _check_config_digest(running, os.path.join(parts_dir, RUN_META))
         if not resume:
@@ -451,7 +470,7 @@ def meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
                           f"{os.path.join(parts_dir, RUN_META)} recording their options, so "
                           f"they cannot be checked; delete {parts_dir} to start over")
     if resume:
-        done = _read_meta(meta_path)
+        done = _read_meta(meta_path, kind.tool)
         if done is not None:
             _check_config_digest(done, meta_path)
             diff = _config_diff(done["config"], cfg)
@@ -474,7 +493,7 @@ def meta_to_run(config, out, parts_dir, meta_path, cols, resume, session, log):
     return _new_meta(config, session, cols)
 
 
-def lock_dir(parts_dir: str, out: str):
+def lock_dir(parts_dir: str, out: str, tool: str = "kraken-batch"):
     """Make the work directory if needed and hold an exclusive lock on it: one run at a time
     per output.  Returns (file descriptor or None, whether this call made the directory).
     Raises KrakenError when it cannot be made or another run holds it."""
@@ -505,7 +524,7 @@ def lock_dir(parts_dir: str, out: str):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise KrakenError(f"another kraken-batch is writing {out} (its work directory "
+            raise KrakenError(f"another {tool} is writing {out} (its work directory "
                               f"{parts_dir} is locked)") from None
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(parts_dir))
@@ -515,22 +534,25 @@ def lock_dir(parts_dir: str, out: str):
             return fd, created
         os.close(fd)                # locked a directory that another run has just removed
     raise KrakenError(f"the work directory {parts_dir} keeps being removed by another "
-                      "kraken-batch; try again")
+                      f"{tool}; try again")
 
 
-def _schema_pa(columns):
+def _schema_pa(columns, kinds=None):
     import pyarrow as pa
     types = {"int64": pa.int64(), "string": pa.string(), "bool": pa.bool_(),
              "float64": pa.float64()}
-    kinds = {c[0]: c[1] for c in COLUMNS}
+    from .play import PLAY_COLUMNS
+    kinds = kinds or {c[0]: c[1] for c in COLUMNS + PLAY_COLUMNS}
     return pa.schema([(c, types[kinds[c]]) for c in columns])
 
 
 def assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str],
-              inputs) -> tuple[int, str, int]:
+             inputs, kind: StoreKind | None = None) -> tuple[int, str, int]:
     """Join the part files in chunk order into ``out`` (atomically, every part checked first:
-    :func:`_checked_part`); return (rows, SHA-256 of the output, its size in bytes)."""
-    parts = list_parts(parts_dir, config.n_chunks)
+    ``kind.check_part``, the batch's :func:`_checked_part` by default); return (rows,
+    SHA-256 of the output, its size in bytes)."""
+    kind = kind or BATCH_STORE
+    parts = list_parts(parts_dir, config.n_chunks, tool=kind.tool)
     missing = [k for k in range(config.n_chunks) if k not in parts]
     if missing:
         raise KrakenError(f"chunk {missing[0]} has no part file "
@@ -542,7 +564,8 @@ def assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str],
 
     def checked():
         for k, expected in _expected_chunks(config):
-            yield _checked_part(os.path.join(parts_dir, parts[k]), k, expected, config, columns)
+            yield kind.check_part(os.path.join(parts_dir, parts[k]), k, expected, config,
+                                  columns)
 
     if config.fmt == "csv":
         with atomic_open(out, "w", what="the output", inputs=inputs, newline="") as dst:
@@ -553,7 +576,7 @@ def assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str],
     else:
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
-        schema = _schema_pa(columns)
+        schema = _schema_pa(columns, kind.kinds)
         with atomic_open(out, "wb", what="the output", inputs=inputs) as dst:
             writer = pq.ParquetWriter(dst, schema)
             try:
@@ -568,6 +591,23 @@ def assemble(config: BatchConfig, out: str, parts_dir: str, columns: list[str],
             finally:
                 writer.close()
     return rows, _file_sha256(out), os.path.getsize(out)
+
+
+@dataclass(frozen=True)
+class StoreKind:
+    """What a store's files hold, for a tool that stores its rows as the batch does (the
+    arena): ``tool`` (named in the sidecar and in messages), ``check_part(path, k, expected,
+    config, columns)`` (the rows of a part file, checked; raises KrakenError), ``new_meta(config,
+    session, cols)`` (the sidecar of a new run), ``kinds`` (column -> type name, for
+    Parquet)."""
+    tool: str
+    check_part: Callable
+    new_meta: Callable
+    kinds: dict | None = None
+
+
+#: the batch's own store
+BATCH_STORE = StoreKind("kraken-batch", _checked_part, _new_meta)
 
 
 def read_results(path: str):

@@ -57,6 +57,9 @@ class Summary:
       P(made), mean points, P(pit).
     - ``choices``: per (deal, rule) the chosen trump and its values (for plots).
     - ``deals``, ``rows``: counts; ``has_points``, ``has_pit``: which columns the file has.
+    - ``played`` (files of ``kraken-batch --play``, else None): per trump-choice rule the
+      double-dummy and the played score of the trump it picks
+      (:func:`~kraken_solver.batch.play.played_table`).
     """
     by_length: object
     by_honours: object
@@ -70,12 +73,13 @@ class Summary:
     has_points: bool
     has_pit: bool
     rules_names: list = field(default_factory=list)
+    played: object = None
 
 
 #: the columns summarize needs; ``points`` and ``pit`` are used when present
 REQUIRED_COLUMNS = ("deal_id", "deal", "first", "trump", "score", "made")
-_INT_COLUMNS = ("deal_id", "score", "points")
-_BOOL_COLUMNS = ("made", "pit")
+_INT_COLUMNS = ("deal_id", "score", "points", "played_score", "played_points")
+_BOOL_COLUMNS = ("made", "pit", "played_made", "played_pit")
 _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False}
 _BOOL_WORDS_ANY_CASE = {}
 for _word, _value in _BOOL_WORDS.items():
@@ -238,11 +242,15 @@ def _check(df, source=None, line_of=None):
                                  source, line_of)
     df["trump"] = _letter_column(df["trump"], "trump", SUITS, "expected a suit S, H, D or C",
                                  source, line_of)
-    wrong = (df["made"] != (df["score"] > 0)).to_numpy()
-    if wrong.any():
-        row = int(np.argmax(wrong))
-        raise _bad_value("made", f"does not match the score {df['score'].iloc[row]} (made "
-                         "is score > 0)", row, df["made"].iloc[row], source, line_of)
+    for made, score in (("made", "score"), ("played_made", "played_score")):
+        if made not in df.columns or score not in df.columns:
+            continue
+        wrong = (df[made] != (df[score] > 0)).to_numpy()
+        if wrong.any():
+            row = int(np.argmax(wrong))
+            raise _bad_value(made, f"does not match the {score} {df[score].iloc[row]} "
+                             f"({made} is {score} > 0)", row, df[made].iloc[row], source,
+                             line_of)
     text = df["deal"].map(lambda x: isinstance(x, str)).to_numpy(dtype=bool)
     if not text.all():              # a Parquet column of numbers, bytes or lists
         row = int(np.argmin(text))
@@ -371,6 +379,8 @@ def summarize(df, *, bin_width: int = 50, source: str | None = None,
              for name in names]
     tables = {key: pd.concat([p[key] for p in parts], ignore_index=True)
               for key in parts[0]}
+    if "played" not in tables:
+        tables["played"] = None
     return Summary(**tables, deals=int(df["deal_id"].nunique()), rows=len(df),
                    has_points=has_points, has_pit=has_pit, rules_names=names)
 
@@ -427,13 +437,18 @@ def _summarize_group(df, name, bin_width, has_points, has_pit) -> dict:
     rnd = _rule_row("random suit", df, has_points, has_pit)
     rnd["deals"] = deals
     rule_rows.append(rnd)
+    has_played = "played_score" in df.columns and "played_made" in df.columns
     keep = ["deal_id", "rule", "trump", "score", "made", "best", "length", "honours"] \
-        + (["points"] if has_points else []) + (["pit"] if has_pit else [])
+        + (["points"] if has_points else []) + (["pit"] if has_pit else []) \
+        + (["played_score", "played_made"] if has_played else [])
     choices = pd.concat(choices, ignore_index=True)[keep]
     choices["cost"] = choices["best"] - choices["score"]
     out = {"by_length": by_length, "by_honours": by_honours,
            "by_length_honours": by_length_honours, "best": best, "best_hist": best_hist,
            "rules": pd.DataFrame(rule_rows), "choices": choices}
+    if has_played:
+        from .play import played_table
+        out["played"] = played_table(choices, df)
     for table in out.values():
         table.insert(0, "rules", name)
     return out
@@ -469,6 +484,8 @@ TABLE_TITLES = (
     ("best_hist", "Distribution of the best trump's score"),
     ("rules", "Trump-choice rules against the double-dummy best trump "
               "(cost = best score - chosen score, points per deal)"),
+    ("played", ("Double dummy against as played (--play): the trump each rule picks, "
+                "optimism = double-dummy score - played score, points per deal, with its SE")),
 )
 
 
@@ -498,6 +515,8 @@ def format_summary(s: Summary, source: str | None = None, condition: dict | None
     blocks = [head]
     for key, title in TABLE_TITLES:
         t = getattr(s, key)
+        if t is None:           # the played table of a file without --play
+            continue
         if not mixed:
             t = t.drop(columns="rules")
         blocks.append(f"== {title} ==\n{_fmt_table(t)}")
@@ -512,7 +531,8 @@ def write_csv_tables(s: Summary, directory: str, *, inputs=()) -> list[str]:
     from ..notation.numbers import tidy_frame
     from ..notation.outputs import check_outputs, make_output_dir, write_text
     make_output_dir(directory, what="the --csv folder", inputs=inputs)
-    paths = {key: os.path.join(directory, f"{key}.csv") for key, _ in TABLE_TITLES}
+    paths = {key: os.path.join(directory, f"{key}.csv") for key, _ in TABLE_TITLES
+             if getattr(s, key) is not None}
     check_outputs({f"the table {p}": p for p in paths.values()}, inputs=inputs)
     for key, p in paths.items():
         table = tidy_frame(getattr(s, key))     # the tools' number style (notation.numbers)

@@ -18,8 +18,11 @@ highest for the playing team, the lowest for the defenders; ties go to a seeded 
   look the same from the seat get the same card with the same seed.
 - Each world keeps its own :class:`~kraken_solver.engine.solver.Searcher` for the deal, so its
   transposition table serves the next move (most of that tree was searched).
-- A view whose layouts cannot be drawn (a declared roem too rare, a play no layout makes legal)
-  raises :class:`~kraken_solver.playerview.observation.ObservationError`: the bot never plays a
+- A declared roem too rare for the hint's sampler (no layout giving it in 20,000 draws: about
+  one deal in 150 between bots) is sampled from the same distribution by
+  :meth:`~kraken_solver.playerview.layouts.Layouts.sample_rare` (NumPy blocks, up to four
+  million candidates).  A view whose layouts still cannot be drawn (a play no layout makes
+  legal, a roem rarer still) raises :class:`~kraken_solver.playerview.observation.ObservationError`: the bot never plays a
   weaker card instead.
 
 ``advise:N`` names the trump of the best mean score over N layouts of the other 24 cards
@@ -140,7 +143,14 @@ class PimcBot:
             raise lay.roem_error()
         kept = [w for w in previous if lay.is_consistent(w)][:n]
         if len(kept) < n:
-            kept += lay.sample(n - len(kept), view_seed(self.seed, view))
+            from ..playerview.observation import DeclaredRoemError
+            try:
+                kept += lay.sample(n - len(kept), view_seed(self.seed, view))
+            except DeclaredRoemError:
+                # a declared roem too rare for the hint's sampler (once in a hundred deals or
+                # so): the same distribution from NumPy blocks; it raises only when even
+                # those find too few (never a weaker card from fewer worlds)
+                kept += lay.sample_rare(n - len(kept), view_seed(self.seed, view))
         return kept, False
 
     def _searchers_for(self, view: SeatView, worlds) -> list:

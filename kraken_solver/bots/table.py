@@ -23,7 +23,7 @@ from ..game.rules import Rules
 from .registry import bot_label, bot_name, make_bot
 from .view import cheat_view, trump_view, view_of_position
 
-__all__ = ["TEAMS", "PlayedDeal", "choose_and_play", "play_deal", "seat_bots"]
+__all__ = ["TEAMS", "PlayedDeal", "bot_card", "choose_and_play", "play_deal", "seat_bots"]
 
 #: the two teams as the bots mapping and the scores name them
 TEAMS = ("NS", "EW")
@@ -138,33 +138,11 @@ def play_deal(deal, trump, first, bots, *, seed: int = 0, rules=None, declared=N
     pos = Position(d, trump, first, rules)
     seats = seat_bots(bots, seed)
     chooser_i = pos.first if chooser is None else as_seat(chooser)
-    view = view_of_position(pos, declared, chooser_i)
-    declared = view.declared
+    declared = view_of_position(pos, declared, chooser_i).declared
     seconds = []
     while not pos.over:
-        if pos.played:
-            view = view_of_position(pos, declared, chooser_i)
-        seat = view.seat
-        bot = seats[seat]
-        arg = cheat_view(view, d) if getattr(bot, "sees_all", False) else view
-        where = _where(d, pos.trump, pos.first, pos.played)
-        if not hasattr(bot, "choose_card"):
-            raise _failed(bot, seat, where, "plays no card (a trump-choice bot)")
-        t0 = time.perf_counter()
-        try:
-            answer = bot.choose_card(arg)
-        except Exception as e:          # any failure of the bot's own code is the bot's
-            raise _failed(bot, seat, where, f"raised {type(e).__name__}: {e}") from e
-        seconds.append(time.perf_counter() - t0)
-        try:
-            card = parse_card(answer)
-        except KrakenError:
-            raise _failed(bot, seat, where, f"returned {answer!r}, which is not a card") \
-                from None
-        if card not in view.legal:
-            legal = " ".join(view.legal_cards())
-            raise _failed(bot, seat, where, f"chose {card_str(card)}, which is not legal "
-                          f"(legal: {legal})")
+        card, secs = bot_card(pos, d, seats[pos.to_move], declared=declared, chooser=chooser_i)
+        seconds.append(secs)
         pos.play(card)
     sheet = sheet_of_position(pos)
     by_team = {sheet.playing.team.replace("-", ""): sheet.playing,
@@ -178,6 +156,38 @@ def play_deal(deal, trump, first, bots, *, seed: int = 0, rules=None, declared=N
         made=sheet.made, pit=sheet.pit, bots={SEATS[s]: bot_name(b) for s, b in enumerate(seats)},
         labels={SEATS[s]: bot_label(b) for s, b in enumerate(seats)}, trump_bot=trump_bot,
         seconds=seconds)
+
+
+def bot_card(pos, deal: Deal, bot, *, declared=None, chooser=None) -> tuple[int, float]:
+    """One move of the loop: the card (0..31) ``bot`` plays for the seat to move of ``pos``
+    (a :class:`~kraken_solver.game.position.Position` of ``deal``, not over), from that
+    seat's view (a CheatView only for a bot with ``sees_all``), checked legal, and its
+    decision time (s).  :func:`play_deal` plays every card through it; the board's game
+    against the computer asks it for one bot move at a time.  ``declared``, ``chooser``: as
+    :func:`play_deal`.  Raises BotError when the bot fails (module docstring)."""
+    chooser_i = pos.first if chooser is None else as_seat(chooser)
+    view = view_of_position(pos, declared, chooser_i)
+    seat = view.seat
+    arg = cheat_view(view, deal) if getattr(bot, "sees_all", False) else view
+    where = _where(deal, pos.trump, pos.first, pos.played)
+    if not hasattr(bot, "choose_card"):
+        raise _failed(bot, seat, where, "plays no card (a trump-choice bot)")
+    t0 = time.perf_counter()
+    try:
+        answer = bot.choose_card(arg)
+    except Exception as e:          # any failure of the bot's own code is the bot's
+        raise _failed(bot, seat, where, f"raised {type(e).__name__}: {e}") from e
+    seconds = time.perf_counter() - t0
+    try:
+        card = parse_card(answer)
+    except KrakenError:
+        raise _failed(bot, seat, where, f"returned {answer!r}, which is not a card") \
+            from None
+    if card not in view.legal:
+        legal = " ".join(view.legal_cards())
+        raise _failed(bot, seat, where, f"chose {card_str(card)}, which is not legal "
+                      f"(legal: {legal})")
+    return card, seconds
 
 
 def choose_trump(deal, chooser, first, bot, *, seed: int = 0, rules=None) -> str:

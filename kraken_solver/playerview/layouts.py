@@ -52,6 +52,12 @@ MAX_DRAWS = 1_000_000
 #: draws after which a sampler gives up on a declared roem that none of them gave, or that
 #: is so rare that the sample would take more than :data:`MAX_DRAWS` draws (about a second)
 GIVE_UP_AFTER = 20_000
+#: :meth:`Layouts.sample_rare`: candidates a block (drawn at once with NumPy), the most it
+#: draws (a few seconds), and the first block number of its seeded stream (apart from
+#: :meth:`Layouts.sample`'s blocks)
+RARE_BLOCK = 1 << 15
+RARE_MAX_DRAWS = 4_000_000
+RARE_STREAM = 1 << 40
 
 
 def _multinomial(n: int, parts) -> int:
@@ -313,6 +319,64 @@ class Layouts:
                 if self.hopeless(len(out), draws, n, max_draws):
                     break
         raise self.rare_roem_error(len(out), draws, n, max_draws, checkpoint)
+
+    def sample_rare(self, n: int, seed, max_draws: int = RARE_MAX_DRAWS) -> list[tuple]:
+        """``n`` consistent layouts, uniform and independent (with replacement), for a declared
+        roem too rare for :meth:`sample`: candidates are drawn in blocks of
+        :data:`RARE_BLOCK` with NumPy (the unseen cards shuffled and dealt to the hidden
+        seats by their sizes: uniform), those the play rules out dropped, then the declared
+        roem tested, first by a necessary test on arrays (each team's roem is either all the
+        melds and stuks of its two hands, or only their stuks: RULES.md rules 12-17), then
+        exactly (:meth:`roem_ok`).  The same seed gives the same layouts (a stream of its own,
+        apart from :meth:`sample`'s).  Raises DeclaredRoemError when ``max_draws`` candidates
+        give fewer than ``n``."""
+        from ..dealing.evaluate import declared_roem as hand_roem_arrays
+        obs = self.obs
+        if not obs.roem_test:
+            return self.sample(n, seed)
+        seed = check_seed(seed)
+        cards = np.array(cards_of(obs.unseen), dtype=np.int64)
+        seats = self.seats
+        bounds = np.cumsum([0] + [obs.need[s] for s in seats])
+        bits = np.left_shift(np.int64(1), cards)
+        kq = (1 << (8 * obs.trump + 5)) | (1 << (8 * obs.trump + 6))
+        d = obs.first & 1
+        want = {d: obs.declared[0], 1 - d: obs.declared[1]}
+        out, draws, block = [], 0, 0
+        while draws < max_draws:
+            rng = block_rng(seed, RARE_STREAM + block)
+            size = min(RARE_BLOCK, max_draws - draws)
+            order = rng.random((size, len(cards))).argsort(axis=1)
+            dealt = bits[order]
+            hands = np.empty((size, 4), dtype=np.int64)
+            ok = np.ones(size, dtype=bool)
+            for s in range(4):
+                hands[:, s] = obs.fixed[s]
+            for i, s in enumerate(seats):
+                h = dealt[:, bounds[i]:bounds[i + 1]].sum(axis=1)
+                ok &= (h & ~np.int64(obs.allowed[s])) == 0
+                hands[:, s] |= h
+            rows = np.flatnonzero(ok)
+            if len(rows):
+                sub = hands[rows]
+                total = np.stack([hand_roem_arrays(sub[:, s], obs.trump,
+                                                   obs.rules.long_runs_100)
+                                  for s in range(4)], axis=1).astype(np.int64)
+                stuk = 20 * ((sub & kq) == kq)
+                keep = np.ones(len(rows), dtype=bool)
+                for team in (0, 1):
+                    every = total[:, team] + total[:, team + 2]
+                    stuks = stuk[:, team] + stuk[:, team + 2]
+                    keep &= (every == want[team]) | (stuks == want[team])
+                for r in sub[keep]:
+                    layout = tuple(int(x) for x in r)
+                    if self.roem_ok(layout):
+                        out.append(layout)
+                        if len(out) == n:
+                            return out
+            draws += size
+            block += 1
+        raise self.rare_roem_error(len(out), draws, n, max_draws, (len(out), draws))
 
     @staticmethod
     def hopeless(found: int, draws: int, needed: int, max_draws: int = MAX_DRAWS) -> bool:

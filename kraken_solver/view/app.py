@@ -9,22 +9,30 @@ and asks this API for what only the solver knows.  Endpoints (GET unless said):
 cards), ``/api/trumps`` (the trump table of the fresh deal), ``/api/line`` (a principal
 variation from the position), ``/api/hint`` (the player's-view hint of the player to move;
 the words ``samples``, ``job`` and ``client`` besides the position's),
-``/api/hint/progress?job=NAME`` (layouts solved of how many), POST ``/api/hint/cancel``
-(``{"job": NAME}``: stop it), and POST ``/api/parse`` (pasted deal-file text -> its deals).
-The position's words are :mod:`kraken_solver.view.query`'s.  Bad input gets status 400 and
-``{"error": "...", "field": "..."}``; a hint that was cancelled or replaced gets 409 with
-``"cancelled": true``.  Requests from anywhere but this machine are refused.  Values are in
+``/api/hint/progress?job=NAME&client=ID`` (layouts solved of how many), POST
+``/api/hint/cancel`` (``{"job": NAME, "client": ID}``: stop it), POST ``/api/parse``
+(pasted deal-file text -> its deals), and the game against the computer: the page ``/play``,
+``/api/play/move`` and ``/api/play/trump`` (:mod:`kraken_solver.view.play`).  The position's
+words are :mod:`kraken_solver.view.query`'s.  Every error is ``{"error": "...", "field":
+"..."}``: bad input 400, a refused caller 403 (:mod:`kraken_solver.view.guard`: checked before
+every route, so a new endpoint is covered), no such page 404, too large 413, a hint that was
+cancelled, replaced or abandoned 409 with ``"cancelled": true``, full hint lanes 503 with
+``Retry-After`` (:mod:`kraken_solver.view.hints`), a bug 500.  Values are in
 points, from the playing team's side (RULES.md §8).
 """
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 
 from ..errors import KrakenError
 from ..game.rules import PRESETS
 from .board import state_of
+from .guard import refusal
+from .hints import RETRY_AFTER_S
 from .page import MAX_DEALS, MAX_PASTE_CHARS, page_html, parse_pasted
+from .play import register_play
 from .query import (ENDPOINT_WORDS, Query, check_words, error_json, objective_word, query_word,
                     read_query)
 from .session import (_JOB_NAME, MAX_VIEW_SAMPLES, BoardSolver, BusyError, HintCancelled,
@@ -43,6 +51,7 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
     solver through a DNS name that points here).  ``log(line)``, if given, is called with one
     line for every search the API runs (what, where in the deal, ms and nodes)."""
     from flask import Flask, Response, jsonify, request
+    from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
     app = Flask(__name__, static_folder=str(resources.files(__package__) / "web"),
                 static_url_path="/static")
@@ -55,46 +64,78 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
     hint_ok = hint_available()
 
     @app.before_request
-    def local_only():
-        if not port_check:
-            return None
-        host = (request.host or "").rsplit(":", 1)[0].strip("[]").lower()
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            return jsonify(error="kraken-view answers on this machine's loopback address "
-                                 "only", field=None), 403
-        return None
-
-    def fail(err: KrakenError):
-        if isinstance(err, HintCancelled):
-            return jsonify(dict(error_json(err), cancelled=True)), 409
-        status = 503 if isinstance(err, BusyError) else 400
-        return jsonify(error_json(err)), status
-
-    @app.errorhandler(404)
-    def not_found(_e):
-        return jsonify(error=f"no such page: {request.path}", field=None), 404
-
-    @app.errorhandler(405)
-    def bad_method(_e):
-        return jsonify(error=f"{request.method} is not accepted here", field=None), 405
-
-    @app.errorhandler(413)
-    def too_large(_e):
-        return jsonify(error=f"the request is too large: the pasted text may hold at most "
-                             f"{MAX_PASTE_CHARS // 1024} KiB", field=None), 413
-
-    @app.get("/")
-    def index():
-        return Response(page_html(), mimetype="text/html")
-
-    @app.before_request
-    def known_words():
+    def gate():
+        """The one check of every request before its route: who asks (guard.refusal), then
+        on /api/ the query words the endpoint reads."""
+        if port_check:
+            why = refusal(request.environ)
+            if why is not None:
+                return jsonify(error=why, field=None), 403
         if request.path in ENDPOINT_WORDS:      # any other path is 404, whatever its query
             try:
                 check_words(request.args, request.path)
             except KrakenError as e:
                 return fail(e)
         return None
+
+    def fail(err: KrakenError):
+        if isinstance(err, HintCancelled):
+            return jsonify(dict(error_json(err), cancelled=True)), 409
+        if isinstance(err, BusyError):
+            return jsonify(error_json(err)), 503, {"Retry-After": str(RETRY_AFTER_S)}
+        return jsonify(error_json(err)), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(e):
+        """Every refusal of Flask's own (404, 405, 413, a body that is not JSON...) in JSON."""
+        if e.code == 404:
+            text = f"no such page: {request.path}"
+        elif e.code == 405:
+            text = f"{request.method} is not accepted here"
+        elif e.code == 413:
+            text = (f"the request is too large: the pasted text may hold at most "
+                    f"{MAX_PASTE_CHARS // 1024} KiB")
+        else:
+            text = f"{e.code} {e.name}".lower()
+        out = jsonify(error=text, field=None)
+        out.status_code = e.code or 500
+        return out
+
+    @app.errorhandler(Exception)
+    def internal_error(e):
+        """A bug: one line on the log and a JSON 500, never a traceback or an HTML page."""
+        if isinstance(e, HTTPException):
+            return http_error(e)
+        if log is not None:
+            log(f"internal error at {request.path}: {type(e).__name__}: {str(e)[:200]}")
+        return jsonify(error=f"internal error: {type(e).__name__}", field=None), 500
+
+    def json_body(expected: str, keys: tuple) -> dict:
+        """The request's body: a JSON object whose keys are among ``keys``; raises
+        KrakenError ``expected`` otherwise (not JSON, nested too deep, another key) and
+        RequestEntityTooLarge (413) for a body over the limit, chunked or not."""
+        if request.content_length is not None and \
+                request.content_length > app.config["MAX_CONTENT_LENGTH"]:
+            raise RequestEntityTooLarge()
+        limit, data = app.config["MAX_CONTENT_LENGTH"], b""
+        while chunk := request.stream.read(64 * 1024):     # a chunked body: 413 past the
+            data += chunk                                   # limit (werkzeug's stream)
+            if len(data) > limit:
+                raise RequestEntityTooLarge()
+        try:
+            body = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError):    # RecursionError: [[[[... 100,000 deep
+            raise KrakenError(expected) from None
+        if not isinstance(body, dict):
+            raise KrakenError(expected)
+        for k in body:
+            if k not in keys:
+                raise KrakenError(f"{expected}; unknown key", source="body", token=k)
+        return body
+
+    @app.get("/")
+    def index():
+        return Response(page_html(), mimetype="text/html")
 
     @app.get("/api/info")
     def info():
@@ -132,7 +173,7 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
 
     @app.get("/api/line")
     def line():
-        return with_query(lambda q, o: solver.line(q, o))
+        return with_query(lambda q, o: _over_check(q) or solver.line(q, o))
 
     def job_word(name: str):
         value = query_word(request.args, name)
@@ -145,10 +186,12 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
 
     @app.get("/api/hint")
     def hint():
+        gone = request.environ.get("waitress.client_disconnected")
+
         def run(q, o):
             _over_check(q)
             return solver.hint(q, o, samples=query_word(request.args, "samples"),
-                               job=job_word("job"), client=job_word("client"))
+                               job=job_word("job"), client=job_word("client"), gone=gone)
         return with_query(run)
 
     @app.get("/api/hint/progress")
@@ -157,30 +200,35 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
             name = job_word("job")
             if name is None:
                 raise KrakenError("no job given", source="job")
-            return jsonify(solver.hint_progress(name))
+            return jsonify(solver.hint_progress(name, job_word("client")))
         except KrakenError as e:
             return fail(e)
 
     @app.post("/api/hint/cancel")
     def hint_cancel():
-        body = request.get_json(silent=True)
-        name = body.get("job") if isinstance(body, dict) else None
-        if not isinstance(name, str) or not _JOB_NAME.fullmatch(name):
-            return jsonify(error='expected JSON {"job": "NAME"} naming the hint to cancel',
-                           field="job"), 400
-        return jsonify(solver.cancel_hint(name))
+        expected = 'expected JSON {"job": "NAME", "client": "ID"} naming the hint to cancel'
+        try:
+            body = json_body(expected, ("job", "client"))
+            name, client = body.get("job"), body.get("client")
+            for word, value in (("job", name), ("client", client)):
+                if not (value is None and word == "client") and not (
+                        isinstance(value, str) and _JOB_NAME.fullmatch(value)):
+                    raise KrakenError(expected, source=word)
+        except KrakenError as e:
+            return fail(e)
+        return jsonify(solver.cancel_hint(name, client))
 
     @app.post("/api/parse")
     def parse():
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
-            return jsonify(error='expected JSON {"text": "..."} with the deal text',
-                           field=None), 400
         try:
+            body = json_body('expected JSON {"text": "..."} with the deal text', ("text",))
+            if not isinstance(body.get("text"), str):
+                raise KrakenError('expected JSON {"text": "..."} with the deal text')
             return jsonify(deals=parse_pasted(body["text"]))
         except KrakenError as e:
             return fail(e)
 
+    register_play(app, fail)    # /play and /api/play/...: the game against the computer
     return app
 
 

@@ -62,7 +62,7 @@ def parse_pasted(text: str) -> list[dict]:
     if not isinstance(text, str):
         raise KrakenError("expected the deal as text", source="the pasted text")
     if len(text) > MAX_PASTE_CHARS:
-        raise KrakenError(f"the pasted text is longer than {MAX_PASTE_CHARS // 1024} KiB; "
+        raise KrakenError(f"longer than {MAX_PASTE_CHARS // 1024} KiB; "
                           "give a file that long to kraken-view on the command line",
                           source="the pasted text")
     specs = parse_deal_text(text, "the pasted text")

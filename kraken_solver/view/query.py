@@ -94,9 +94,12 @@ ENDPOINT_WORDS = {
     "/api/trumps": POSITION_WORDS + ("objective",),
     "/api/line": POSITION_WORDS + ("objective",),
     "/api/hint": POSITION_WORDS + ("objective", "samples", "job", "client"),
-    "/api/hint/progress": ("job",),
+    "/api/hint/progress": ("job", "client"),
     "/api/hint/cancel": (),
     "/api/parse": (),
+    # the game against the computer (kraken_solver.view.play)
+    "/api/play/move": POSITION_WORDS + ("seat", "bots", "seed"),
+    "/api/play/trump": POSITION_WORDS + ("seat", "bots", "seed"),
 }
 
 
@@ -211,7 +214,7 @@ def error_json(err: KrakenError) -> dict:
         text = f"play, card {err.column}: {rest}"
     return {"error": text, "field": err.source if err.source in
             ("deal", "trump", "first", "rules", "double", "play", "objective", "samples",
-             "job", "client") else None}
+             "job", "client", "seat", "bots", "seed") else None}
 
 
 def objective_word(objective: str) -> str:

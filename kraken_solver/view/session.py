@@ -7,17 +7,16 @@ not thread-safe, and the server answers each request in a thread of its own; a r
 cannot have the lock within :data:`LOCK_WAIT_S` seconds gets :class:`BusyError`.  It answers
 the value of every legal card, the trump table and a principal variation.
 
-The player's-view hints (:meth:`BoardSolver.hint`) run apart, one at a time in a thread of
-their own over worker processes (kept from hint to hint; stopped at once when a hint is
-cancelled), so the double-dummy values and a hint's progress are answered while a hint runs.
-A :class:`HintJob` is named by the page (``job``, :data:`JOBS_KEPT` kept); a hint that is
-cancelled or replaced by a later request of the same page raises :class:`HintCancelled`.
-Samples are bounded by :data:`MAX_VIEW_SAMPLES` (:func:`check_view_samples`).
+The player's-view hints (:meth:`BoardSolver.hint`) run apart, as jobs that belong to the
+requests waiting on them (:mod:`kraken_solver.view.hints`: named per page, shared by identical
+requests, cancelled when their clients have gone, a cheap lane and an expensive one, bounded),
+over worker processes kept from hint to hint (stopped at once when a hint is cancelled), so
+the double-dummy values and a hint's progress are answered while a hint runs.  Samples are
+bounded by :data:`MAX_VIEW_SAMPLES` (:func:`check_view_samples`).
 """
 
 from __future__ import annotations
 
-import queue
 import re
 import threading
 import time
@@ -25,6 +24,7 @@ from collections import OrderedDict
 
 from ..errors import KrakenError
 from ..game.cards import SEATS, SUITS, card_str
+from .hints import CHEAP_CARDS_LEFT, BusyError, HintCancelled, HintJob, HintLanes
 from .query import Query, objective_word
 
 #: answers kept for undo and redo (a few hundred bytes each)
@@ -38,19 +38,8 @@ LOCK_WAIT_S = 120.0
 MAX_VIEW_SAMPLES = 1000
 #: the seed of the page's sampled hints (the default of ``kraken-hint``)
 HINT_SEED = 0
-#: hint jobs remembered for their progress (finished ones are dropped oldest first)
-JOBS_KEPT = 64
 #: a hint job's or a page's name: letters, digits, ``-`` and ``_``
 _JOB_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-class BusyError(KrakenError):
-    """The solver stayed busy with other requests for :data:`LOCK_WAIT_S` seconds."""
-
-
-class HintCancelled(KrakenError):
-    """A player's-view hint that was given up: a later request of the same page replaced it,
-    the page cancelled it, or the server stopped (status 409)."""
 
 
 # ------------------------------------------------------------------------------- solver
@@ -78,11 +67,7 @@ class BoardSolver:
         # the player's-view hints: their own thread and worker processes, not the lock above
         # (a hint of seconds never holds up the double-dummy values)
         self.hint_workers = hint_workers
-        self._jobs: OrderedDict = OrderedDict()
-        self._jobs_lock = threading.Lock()
-        self._job_count = 0
-        self._hint_queue: queue.Queue = queue.Queue()
-        self._hint_thread = None
+        self.lanes = HintLanes()
         self._pool = None               # the hints' worker processes, kept from hint to hint
 
     def _cached(self, key, compute):
@@ -157,7 +142,7 @@ class BoardSolver:
 
     # -------------------------------------------------------------- the player's view
     def hint(self, q: Query, objective: str = "score", *, samples: int | None = None,
-             job: str | None = None, client: str | None = None) -> dict:
+             job: str | None = None, client: str | None = None, gone=None) -> dict:
         """The player's-view hint for the player to move (:mod:`kraken_solver.playerview.hint`, the
         same layouts and means as ``hint(deal, trump, first, rules=..., played=..., objective=...,
         samples=samples, exact_limit=2000 when samples is given)``).
@@ -165,12 +150,13 @@ class BoardSolver:
         ``samples``: None (the hint's own choice: every consistent layout when they number at
         most ``hint.EXACT_LIMIT`` (2,000), else ``hint.DEFAULT_SAMPLES`` (200) drawn) or 1 to
         :data:`MAX_VIEW_SAMPLES` layouts drawn (every one when they number at most 2,000).
-        ``job``: the request's name for :meth:`hint_progress` and :meth:`cancel_hint`;
-        ``client``: the page that asks: a new request of a page cancels that page's hints
-        still running (a later click supersedes an earlier one).  Hints run one at a time in
-        a thread of their own, over worker processes kept from hint to hint (a cancel stops
-        them at once; the next hint starts new ones); a hint of at most ``hint.SMALL_JOB``
-        (24) layouts is solved in that thread, as ``hint()`` does.
+        ``job``: the request's name for :meth:`hint_progress` and :meth:`cancel_hint`, per
+        ``client`` (the page that asks: a new request of a page gives up that page's hints
+        still waiting); ``gone()``: true once the request's connection has closed.  The
+        job belongs to the requests waiting on it (:mod:`kraken_solver.view.hints`: shared by
+        identical requests, cancelled when none is left, two lanes, bounded); expensive
+        hints run over worker processes kept from hint to hint (a cancel stops them at once;
+        the next hint starts new ones).
 
         Returns ``{"objective", "seat", "side", "hand" (as dealt, PBN suits), "holding",
         "played" (cards played), "declared" ({"playing_team": HR_D, "defenders": HR_O}, or
@@ -181,8 +167,9 @@ class BoardSolver:
         "max", "loss", "loss_se"}}, "best", "forced", "workers", "nodes", "ms", "cached"}``
         (points, the playing team's side, in the tools' number style; ``best`` the best for
         the player to move; ``forced``: the only legal card, nothing solved, ``cards``
-        empty).  Raises HintCancelled when superseded or cancelled, KrakenError for bad
-        ``samples`` or a position the hint refuses (ObservationError)."""
+        empty).  Raises HintCancelled when superseded, cancelled or abandoned, BusyError when
+        the lanes are full, KrakenError for a job name in use, bad ``samples`` or a position
+        the hint refuses (ObservationError)."""
         objective_word(objective)
         samples = check_view_samples(samples)
         key = ("hint", q.key, objective, samples)
@@ -190,92 +177,66 @@ class BoardSolver:
         if hit is not None:
             self.cache.move_to_end(key)
             return dict(hit, cached=True)
-        j = self._new_job(job, client, key)
-        j.run = lambda jj: self._compute_hint(q, objective, samples, jj)
-        self._start_hint_thread()
-        self._hint_queue.put(j)
-        j.finished.wait()
-        if j.error is not None:
-            raise j.error
-        out = j.result
-        self.cache[key] = out
-        while len(self.cache) > CACHE_ENTRIES:
-            self.cache.popitem(last=False)
+        ticket, new = self.lanes.join(key, job, client)
+        if new:
+            self._start_job(ticket, q, objective, samples)
+        out = self.lanes.wait(ticket, gone)
+        if self.cache.get(key) is None:
+            self.cache[key] = out
+            while len(self.cache) > CACHE_ENTRIES:
+                self.cache.popitem(last=False)
         return dict(out, cached=False)
 
-    def _new_job(self, job, client, key) -> "HintJob":
-        with self._jobs_lock:
-            self._job_count += 1
-            name = job or f"hint-{self._job_count}"
-            if client is not None:
-                for other in self._jobs.values():
-                    if other.client == client and not other.finished.is_set():
-                        other.cancel("a later request of the page replaced it")
-            j = HintJob(name, client, key)
-            self._jobs[name] = j
-            self._jobs.move_to_end(name)
-            while len(self._jobs) > JOBS_KEPT:
-                self._jobs.popitem(last=False)
-        return j
+    def _start_job(self, ticket, q: Query, objective: str, samples) -> None:
+        """Plan the new job of ``ticket`` and hand it to its lane (cheap: few cards left, few
+        layouts, or one legal card; else expensive), or fail it with the planning's error."""
+        from ..playerview.hint import SMALL_JOB
+        j = ticket.job
+        try:
+            obs, plan = self._plan_hint(q, samples)
+        except BaseException as e:
+            self.lanes.fail(j, e)
+            return
+        if plan is None:                # one legal card: nothing drawn or solved
+            j.total, j.exact = 0, True
+            j.run = lambda jj: self._forced_answer(obs, objective, ticket.t0)
+            self.lanes.submit(j, "cheap")
+            return
+        j.total, j.exact = len(plan.chosen), plan.exact
+        left = 4 * q.deal.size - len(q.played)
+        cheap = left <= CHEAP_CARDS_LEFT or len(plan.chosen) <= SMALL_JOB
+        j.run = lambda jj: self._solve_hint(plan, objective, samples, jj, cheap, ticket.t0)
+        self.lanes.submit(j, "cheap" if cheap else "expensive")
 
-    def _start_hint_thread(self) -> None:
-        with self._jobs_lock:
-            if self._hint_thread is None or not self._hint_thread.is_alive():
-                self._hint_thread = threading.Thread(target=self._hint_loop, daemon=True,
-                                                     name="kraken-view hints")
-                self._hint_thread.start()
-
-    def _hint_loop(self) -> None:
-        """The hint thread: one job at a time, in the order asked (a job cancelled while it
-        waited is not started)."""
-        while True:
-            j = self._hint_queue.get()
-            if j is None:
-                return
-            try:
-                if j.cancelled:
-                    raise HintCancelled(f"the hint was cancelled: {j.why}")
-                j.result = j.run(j)
-                j.state = "done"
-            except BaseException as e:      # noqa: BLE001 - handed to the request thread
-                if j.cancelled or isinstance(e, HintCancelled):
-                    j.state = "cancelled"
-                    j.error = e if isinstance(e, HintCancelled) else HintCancelled(
-                        f"the hint was cancelled: {j.why}")
-                else:
-                    j.state = "failed"
-                    j.error = e if isinstance(e, KrakenError) else KrakenError(
-                        f"the hint failed: {type(e).__name__}: {e}")
-            finally:
-                j.finished.set()
-
-    def _compute_hint(self, q: Query, objective: str, samples, job: "HintJob") -> dict:
-        from ..playerview.hint import EXACT_LIMIT, SMALL_JOB, plan_hint, solve_plan
+    @staticmethod
+    def _plan_hint(q: Query, samples):
+        from ..playerview.hint import EXACT_LIMIT, plan_hint
         from ..playerview.observation import observe
-        from ..workers.pool import make_pool
-
-        t0 = time.perf_counter()
-        job.state = "choosing"
         played = [card_str(c) for c in q.played]
         obs = observe(q.deal, q.trump, q.first, rules=q.rules, played=played)
-        legal = obs.legal_now()
-        if len(legal) == 1:             # nothing to choose: no layout drawn or solved
-            job.total, job.exact = 0, True
-            return {"objective": objective, "seat": SEATS[obs.seat],
-                    "side": "playing team" if (obs.seat & 1) == (obs.first & 1) else
-                    "defenders", "played": played, "forced": True, "exact": True,
-                    "layouts": 0, "cards": {}, "best": [card_str(legal[0])], "samples": None,
-                    "seed": HINT_SEED, "workers": 1, "nodes": 0,
-                    "ms": round((time.perf_counter() - t0) * 1000, 1)}
-        plan = plan_hint(obs, samples=samples, seed=HINT_SEED,
-                         exact_limit=None if samples is None else EXACT_LIMIT)
-        job.total = len(plan.chosen)
-        job.exact = plan.exact
-        job.state = "solving"
-        if job.cancelled:
-            raise HintCancelled(f"the hint was cancelled: {job.why}")
-        kw = dict(objective=objective, samples=samples, seed=HINT_SEED, progress=job, t0=t0)
-        if len(plan.chosen) <= SMALL_JOB or self.hint_workers == 1:
+        if len(obs.legal_now()) == 1:
+            return obs, None
+        return obs, plan_hint(obs, samples=samples, seed=HINT_SEED,
+                              exact_limit=None if samples is None else EXACT_LIMIT)
+
+    @staticmethod
+    def _forced_answer(obs, objective: str, t0: float) -> dict:
+        """The hint's answer where the player to move has one legal card (no layout drawn)."""
+        played = [card_str(c) for c in obs.played]
+        return {"objective": objective, "seat": SEATS[obs.seat],
+                "side": "playing team" if (obs.seat & 1) == (obs.first & 1) else "defenders",
+                "played": played, "forced": True, "exact": True, "layouts": 0, "cards": {},
+                "best": [card_str(obs.legal_now()[0])], "samples": None, "seed": HINT_SEED,
+                "workers": 1, "nodes": 0, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+    def _solve_hint(self, plan, objective: str, samples, job: HintJob, cheap: bool,
+                    t0: float) -> dict:
+        from ..playerview.hint import solve_plan
+        from ..workers.pool import make_pool
+
+        kw = {"objective": objective, "samples": samples, "seed": HINT_SEED, "progress": job,
+              "t0": t0}
+        if cheap or self.hint_workers == 1:
             h = solve_plan(plan, **kw)
         else:
             if self._pool is None:      # the first hint, or the one after a cancel
@@ -310,85 +271,34 @@ class BoardSolver:
                 "workers": int(h.workers), "nodes": int(h.nodes),
                 "ms": round((time.perf_counter() - t0) * 1000, 1)}
 
-    def hint_progress(self, job: str) -> dict:
-        """Where the hint ``job`` is: ``{"job", "state"`` (``"queued"``, ``"choosing"`` the
-        layouts, ``"solving"``, ``"done"``, ``"cancelled"``, ``"failed"``), ``"done"`` and
-        ``"total"`` (layouts solved and to solve; total None while choosing), ``"exact"``,
-        ``"ms"`` (since it was asked for)``}``.  Raises KrakenError for an unknown job."""
-        with self._jobs_lock:
-            j = self._jobs.get(job)
-        if j is None:
-            raise KrakenError("no such hint job (finished long ago, or never asked for)",
-                              source="job", token=job)
-        return j.progress()
+    def hint_progress(self, job: str, client: str | None = None) -> dict:
+        """Where the hint ``job`` of ``client`` is: ``{"job", "state"`` (``"choosing"`` the
+        layouts, ``"queued"``, ``"solving"``, ``"done"``, ``"cancelled"``, ``"failed"``),
+        ``"done"`` and ``"total"`` (layouts solved and to solve; total None while choosing),
+        ``"exact"``, ``"ms"`` (since it was asked for), ``"why"`` (why it was given up, or
+        None)``}``.  A poll tells that the page is
+        still there (:data:`~kraken_solver.view.hints.POLL_GRACE_S`).  Raises KrakenError for
+        a job this client never asked for."""
+        return self.lanes.ticket(job, client, poll=True).progress()
 
-    def cancel_hint(self, job: str) -> dict:
-        """Cancel the hint ``job`` (its workers are stopped at once): ``{"job", "cancelled"}``
-        (False when it had finished already or is unknown)."""
-        with self._jobs_lock:
-            j = self._jobs.get(job)
-        if j is None or j.finished.is_set():
+    def cancel_hint(self, job: str, client: str | None = None) -> dict:
+        """Cancel the hint ``job`` of ``client`` (its workers are stopped at once when no
+        other request waits on it): ``{"job", "cancelled"}`` (False when it had finished
+        already, or this client has no such job)."""
+        try:
+            t = self.lanes.ticket(job, client)
+        except KrakenError:
             return {"job": job, "cancelled": False}
-        j.cancel("the page cancelled it")
-        return {"job": job, "cancelled": True}
+        return {"job": job, "cancelled": self.lanes.leave(t, "the page cancelled it")}
 
     def close(self) -> None:
-        """Cancel every hint still running or waiting (the server stops) and end the hint
-        thread."""
-        with self._jobs_lock:
-            jobs = list(self._jobs.values())
-        for j in jobs:
-            if not j.finished.is_set():
-                j.cancel("the server stopped")
-        if self._hint_thread is not None:
-            self._hint_queue.put(None)
+        """Cancel every hint still running or waiting (the server stops: their requests get
+        HintCancelled "the server stopped") and end the lanes' threads and worker
+        processes."""
+        self.lanes.stop()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.terminate()
-
-
-class HintJob:
-    """One player's-view hint as it runs (:meth:`BoardSolver.hint`): ``name``, ``client``,
-    ``state``, ``done`` and ``total`` layouts.  ``update(n)`` is the hint's progress callback
-    (``n`` more layouts solved); it raises HintCancelled once the job is cancelled, and
-    :meth:`cancel` also stops the pool's workers at once."""
-
-    def __init__(self, name: str, client: str | None, key):
-        self.name, self.client, self.key = name, client, key
-        self.state = "queued"
-        self.done = 0
-        self.total = None
-        self.exact = None
-        self.why = ""
-        self.t0 = time.perf_counter()
-        self.pool = None
-        self.lock = threading.Lock()
-        self.finished = threading.Event()
-        self._cancelled = threading.Event()
-        self.result = None
-        self.error = None
-        self.run = None
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancelled.is_set()
-
-    def update(self, n: int) -> None:
-        self.done += int(n)
-        if self.cancelled:
-            raise HintCancelled(f"the hint was cancelled: {self.why}")
-
-    def cancel(self, why: str) -> None:
-        with self.lock:
-            if not self.cancelled:
-                self.why = why
-            self._cancelled.set()
-            if self.pool is not None:
-                self.pool.terminate()
-
-    def progress(self) -> dict:
-        return {"job": self.name, "state": self.state, "done": self.done, "total": self.total,
-                "exact": self.exact, "ms": round((time.perf_counter() - self.t0) * 1000)}
 
 
 def check_view_samples(samples) -> int | None:

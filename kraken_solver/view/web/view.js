@@ -59,7 +59,8 @@
   class ApiError extends Error {
     constructor(message, field, cancelled) { super(message); this.field = field || null; this.cancelled = !!cancelled; }
   }
-  // this page's name for the server: a new hint of this page supersedes its older ones
+  // this page's name for the server, new at each load: a new hint of this page supersedes
+  // its older ones, and only this page sees or cancels its hints
   const CLIENT = "p" + Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
 
   /* ------------------------------------------------------------------ backends */
@@ -76,10 +77,10 @@
     state(p) { return this.get("/api/state", p); },
     values(p, objective) { return this.get("/api/values", Object.assign({}, p, { objective })); },
     hint(p, objective, extra, signal) { return this.get("/api/hint", Object.assign({}, p, { objective }, extra), signal); },
-    hintProgress(job) { return this.get("/api/hint/progress", { job }); },
+    hintProgress(job) { return this.get("/api/hint/progress", { job, client: CLIENT }); },
     cancelHint(job) {
       return fetch("/api/hint/cancel", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ job }), keepalive: true }).catch(() => null);
+        body: JSON.stringify({ job, client: CLIENT }), keepalive: true }).catch(() => null);
     },
     trumps(p) { return this.get("/api/trumps", p); },
     line(p, objective) { return this.get("/api/line", Object.assign({}, p, { objective })); },
@@ -366,6 +367,8 @@
       }
     }
   }
+  // a page reloaded or closed gives up its hint (the server would also notice the polls stop)
+  window.addEventListener("pagehide", () => abandonHint());
   function abandonHint() {
     const h = S.hintPending;
     if (!h) return;
@@ -778,6 +781,7 @@
     $("#btn-best").disabled = !st || st.over || !S.trump;
     $("#btn-best").hidden = !!EXPORT;
     $("#btn-edit").hidden = !!EXPORT;
+    $("#btn-play").hidden = !!EXPORT;
     $("#show-score").setAttribute("aria-pressed", String(S.objective === "score"));
     $("#show-points").setAttribute("aria-pressed", String(S.objective === "points"));
     $("#view-group").hidden = !(S.info && S.info.hint);
@@ -1021,6 +1025,10 @@
     $("#show-dd").addEventListener("click", () => { S.hintView = false; refresh(); });
     $("#show-hint").addEventListener("click", () => { S.hintView = true; refresh(); });
     $("#btn-edit").addEventListener("click", () => openEditor(S.deal ? "paste" : "click"));
+    // the game against the computer (play.js), at the deal shown
+    $("#btn-play").addEventListener("click", () => {
+      location.href = "/play" + (S.deal ? "?" + new URLSearchParams({ deal: S.deal, first: S.first, rules: S.rules }) : "");
+    });
     $("#editor-close").addEventListener("click", () => $("#editor").close());
     $("#tab-paste").addEventListener("click", () => showTab("paste"));
     $("#tab-click").addEventListener("click", () => showTab("click"));
