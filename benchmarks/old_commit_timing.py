@@ -20,8 +20,8 @@ The measures (``--measure``, all three by default), N first, all four trumps of 
 - ``points``: the points, value only, rules ``klaverjas-rotterdam`` without roem: the mean.
 
 Prints, per measure and version: median, p95 and mean ms per solve and the nodes, and the
-speed-up (old over new) of each statistic; the load average before and after, and the
-machine.  Exits 1 if a value differs between the versions, 2 if the old commit cannot be
+speed-up (old over new) of each statistic; each environment's Python, NumPy and Numba, the
+load average before and after, and the machine.  Exits 1 if a value differs between the versions, 2 if the old commit cannot be
 built (the message says where).
 
     python benchmarks/old_commit_timing.py 73c2402
@@ -67,7 +67,13 @@ def worker(suite: str) -> int:
 
     for m in MEASURES:                  # load (or compile) the kernels before any timing
         run(m, deals[0], 0)
-    print(json.dumps({"deals": len(deals)}), flush=True)
+    import platform
+
+    import numba
+    import numpy
+    versions = (f"python {platform.python_version()}, numpy {numpy.__version__}, "
+                f"numba {numba.__version__}")
+    print(json.dumps({"deals": len(deals), "versions": versions}), flush=True)
     for line in sys.stdin:
         measure, i, trump = json.loads(line)
         searcher.clear()
@@ -133,7 +139,9 @@ class Version:
         hello = self.proc.stdout.readline()
         if not hello:
             fail(f"{name}: its worker did not start ({python})")
-        self.deals = json.loads(hello)["deals"]
+        hello = json.loads(hello)
+        self.deals = hello["deals"]
+        self.versions = hello["versions"]
 
     def solve(self, measure: str, i: int, trump: int) -> dict:
         self.proc.stdin.write(json.dumps([measure, i, trump]) + "\n")
@@ -182,6 +190,8 @@ def main(argv=None) -> int:
     load0 = os.getloadavg()
     versions = [Version(f"old {args.old}", old_python, old_checkout, args.suite),
                 Version("new (this checkout)", sys.executable, REPO, args.suite)]
+    for v in versions:
+        print(f"{v.name}: {v.versions}")
     n = versions[0].deals if args.limit is None else min(args.limit, versions[0].deals)
     differ = False
     turn = 0
