@@ -146,6 +146,32 @@ def test_pit_ruled_out_only_where_no_pit_can_be_forced():
     assert pits >= 10 and ruled >= 200
 
 
+def test_pit_ruled_out_after_cards_played():
+    # part-played positions (tricks taken by either side, a trick in progress): where the
+    # exact score rules a pit out, none can be forced (brute force); and it rules some out
+    rng = np.random.default_rng(12)
+    searcher = worker_searcher()
+    ruled, pits = 0, 0
+    for _ in range(120):
+        size = int(rng.integers(2, 4))
+        perm = rng.permutation(32)
+        deal = Deal(tuple(mask_of(int(c) for c in perm[k * size:(k + 1) * size])
+                          for k in range(4)))
+        rules = Rules(pit_bonus=int(rng.choice([0, 100])), multiplier=int(rng.choice([1, 2])),
+                      trick_roem=bool(rng.integers(2)), hand_roem=bool(rng.integers(2)))
+        pos = Position(deal, int(rng.integers(4)), int(rng.integers(4)), rules)
+        for _ in range(int(rng.integers(1, 4 * size - 1))):
+            legal = pos.legal()
+            pos.play(legal[int(rng.integers(len(legal)))])
+        can = _can_force_pit(pos)
+        assert forces_pit(searcher, pos) == can
+        pits += can
+        if pit_ruled_out(pos, searcher.value(pos, "score")):
+            ruled += 1
+            assert not can, (str(deal), pos.trump, pos.first, rules, pos.played)
+    assert pits >= 5 and ruled >= 20
+
+
 def test_solve_trumps_equals_trump_table():
     deal = generate_deals(2, 0, 1)[0]
     rows = solve_trumps(worker_searcher(), deal, 1, Rules(), points=True)

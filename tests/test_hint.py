@@ -275,3 +275,35 @@ def test_hidden_hands_need_the_declared_roem():
         hint("N:AJ9.K7.T8.A - - -", "H", "N")
     with pytest.raises(KrakenError, match="trump"):
         hint("N:AJ9.K7.T8.A - - -", None, "N", declared=(0, 0))
+
+
+def test_pit_counts_equal_the_pit_test_of_every_layout(monkeypatch):
+    # the hint skips the pit test where a card's exact score rules a pit out: its counts are
+    # still those of the test run for every card of every layout (small deals, where pits
+    # are common; the pit test run everywhere through a pit_ruled_out that rules nothing out)
+    from kraken_solver.engine import trumps
+    from kraken_solver.game.cards import mask_of
+
+    rng = random.Random(77)
+    cases = []
+    for _ in range(30):
+        size = rng.randint(2, 3)
+        perm = rng.sample(range(32), 4 * size)
+        deal = Deal(tuple(mask_of(perm[k * size:(k + 1) * size]) for k in range(4)))
+        trump, first = rng.randrange(4), rng.randrange(4)
+        rules = Rules(pit_bonus=rng.choice([0, 100]), trick_roem=rng.random() < 0.5)
+        pos = Position(deal, trump, first, rules)
+        for _ in range(rng.randint(0, 4)):
+            pos.play(rng.choice(pos.legal()))
+        cases.append((deal, trump, first, rules, pos.played))
+
+    def pit_counts():
+        return [{c: e.pit for c, e in hint(deal, trump, first, rules=rules, played=played,
+                                           workers=1).cards.items()}
+                for deal, trump, first, rules, played in cases]
+
+    skipping = pit_counts()
+    monkeypatch.setattr(trumps, "pit_ruled_out", lambda pos, score: False)
+    everywhere = pit_counts()
+    assert skipping == everywhere
+    assert sum(n for counts in everywhere for n in counts.values()) >= 10

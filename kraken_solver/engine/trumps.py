@@ -59,16 +59,19 @@ def forces_pit(searcher, pos) -> bool:
 
 
 def pit_ruled_out(pos, score: int) -> bool:
-    """True when ``score`` (the exact score of ``pos``, a position with no trick played yet)
-    already shows that the playing team cannot force a pit, so that :func:`forces_pit` need not
-    search.
+    """True when ``score`` (the exact score of ``pos``, any position before the playing team
+    has lost a trick) already shows that the playing team cannot force a pit, so that
+    :func:`forces_pit` need not search.
 
-    If the playing team can force winning every trick, it can hold its margin (SOLVER-NOTES.md)
-    to at least F = the deal's card points (last trick included) + hand roem D - O + the pit
-    bonus whatever the defenders do (its trick roem only adds), so the minimax margin is >= F;
-    where F > 0 the deal is then made and the score is m x margin >= m x F (rule 19).  So a
-    score below m x F rules the pit out.  In a batch most deals are nat or made by less, and
-    the pit test (3.4% of a batch's time, 100 deals) runs only for the rest."""
+    If the playing team can force winning every trick, it takes every card point of the deal
+    (the tricks it took so far included, as it has lost none), so it can hold its margin
+    (SOLVER-NOTES.md) to at least F = the deal's card points (last trick included) + hand roem
+    D - O + the pit bonus whatever the defenders do (its trick roem only adds), and the minimax
+    margin is >= F; where F > 0 the deal is then made and the score is m x margin >= m x F
+    (rule 19).  So a score below m x F rules the pit out.  In a batch most deals are nat or
+    made by less, and the pit test (3.4% of a batch's time, 100 deals) runs only for the
+    rest; in a hint at the first lead it ran for every card of every layout (6% of the nodes,
+    benchmarks/README.md)."""
     floor = pos.total_points + pos.hr_d - pos.hr_o + pos.rules.pit_bonus
     return floor > 0 and score < pos.rules.multiplier * floor
 

@@ -350,6 +350,25 @@ def search(hands_in, trick, tlen0, leader0, flag0, mode, need0, alpha_in, beta_i
             else:
                 legal = legal_mask_follow(hand, P[F_LED], P[F_WC], P[F_WS], seat, trump,
                                           amsterdam, ut_forced, higher_than)
+                if tl == 3 and md == MODE_ROEM and roem_on:
+                    # the fourth hand of a roem test: the most roem this trick can make (each
+                    # legal card tried) and the bound on the tricks after it (on the cards held
+                    # now, the fourth hand's card counted there too) fall short of the roem
+                    # still needed: the defenders fail whatever is played (the next trick
+                    # boundary's bound would say so for every card, one node each)
+                    most = 0
+                    m = legal
+                    while m:
+                        c = lowest_bit_index(m)
+                        m &= m - 1
+                        tr = trick_roem(P[F_TM] | (1 << c), trump)
+                        if tr > most:
+                            most = tr
+                    if most + roem_upper_bound(hands[0], hands[1], hands[2], hands[3],
+                                               (cnt0 - ply - 1) >> 2, trump) < T[F_ND]:
+                        ret = POS_BIG
+                        phase = 1
+                        continue
                 if tl == 3 and prefetch_on and cnt0 - ply > 5:
                     # fetch the table slot of the position after each card that can end the
                     # trick into the cache now, well ahead of its probe

@@ -282,7 +282,7 @@ def _solve_chunk(task):
     """Worker: value every legal card of the observer in each layout of the chunk.  Returns a
     dict with ``start`` and arrays [layouts, cards] ``score``, ``points`` (or None), ``pit``
     (or None), the ``nodes``, ``seconds`` and the worker's peak memory."""
-    from ..engine.trumps import forces_pit
+    from ..engine.trumps import forces_pit, pit_ruled_out
     from ..game.deal import Deal
     from ..game.position import Position
     from ..workers.task import worker_searcher
@@ -316,9 +316,11 @@ def _solve_chunk(task):
             for j, child in enumerate(children):
                 guess = out[obj][i, j] = searcher.value(child, obj, guess=guess)
         if pits:
-            # after the values: the pit test's rules start a new table generation
+            # after the values: the pit test's rules start a new table generation; its search
+            # only where the card's exact score leaves a forced pit possible
             for j, child in enumerate(children):
-                pit[i, j] = forces_pit(searcher, child)
+                pit[i, j] = (not pit_ruled_out(child, int(out["score"][i, j]))
+                             and forces_pit(searcher, child))
     return {"start": start, "score": out["score"], "points": out["points"], "pit": pit,
             "nodes": searcher.nodes - n0, "seconds": time.perf_counter() - t0,
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
