@@ -76,6 +76,7 @@ _TOOL_PROCESS = False
 def interrupted(prog: str, *, newline: bool = True):
     """End the tool after Ctrl-C: one line on stderr (after a line break that ends the
     terminal's ``^C``, unless ``newline`` is False), exit status 130."""
+    interrupt_heard()
     if _TOOL_PROCESS:
         _ignore_late_interrupts()
     try:
@@ -254,17 +255,42 @@ def _interrupt_outside_llvm() -> None:
         pass
 
 
+#: a Ctrl-C whose KeyboardInterrupt no handler of the tool has heard after this many seconds
+#: is sent again (it was raised where Python drops exceptions)
+_RESEND_UNHEARD_S = 1.0
+_INTERRUPT_HEARD = False
+
+
+def interrupt_heard() -> None:
+    """A handler of the tool has caught the KeyboardInterrupt of a Ctrl-C: it is not sent
+    again (:func:`_on_interrupt`)."""
+    global _INTERRUPT_HEARD
+    _INTERRUPT_HEARD = True
+
+
+def _resend_if_unheard(signum) -> None:
+    if not _INTERRUPT_HEARD and signal.getsignal(signal.SIGINT) is _on_interrupt:
+        os.kill(os.getpid(), signum)
+
+
 def _on_interrupt(signum, frame):
-    """The SIGINT handler of :func:`_interrupt_outside_llvm`."""
+    """The SIGINT handler of :func:`_interrupt_outside_llvm`.  A KeyboardInterrupt raised
+    inside a weakref callback, an import lock's clean-up or another hook that Python runs
+    without a caller is printed as 'Exception ignored' (or dropped) and lost, and the run
+    went on to exit 0: unless a handler of the tool has heard it (:func:`interrupt_heard`)
+    or the tool ignores Ctrl-C by then, it is sent again after :data:`_RESEND_UNHEARD_S`."""
+    import threading
     f = frame
     while f is not None:
         if "llvmlite" in f.f_code.co_filename:
-            import threading
             t = threading.Timer(_RETRY_INTERRUPT_S, os.kill, (os.getpid(), signum))
             t.daemon = True
             t.start()
             return
         f = f.f_back
+    t = threading.Timer(_RESEND_UNHEARD_S, _resend_if_unheard, (signum,))
+    t.daemon = True
+    t.start()
     raise KeyboardInterrupt
 
 
@@ -462,6 +488,7 @@ def run_keeping_parts(ctx, prog: str, run, parts_dir: str | None, unit: str):
     except KrakenError as err:
         command_fail(ctx, prog, err)
     except KeyboardInterrupt:
+        interrupt_heard()
         done = bool(parts_dir) and os.path.isdir(parts_dir) and any(
             n.startswith("chunk-") for n in os.listdir(parts_dir))
         click.echo(f"\n{prog}: interrupted; " + (

@@ -13,7 +13,8 @@ import sys
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, interrupt_heard,
+                              rules_option)
 from kraken_solver.cli import symbols_ok as _symbols_ok
 from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options
 from kraken_solver.errors import KrakenError
@@ -95,6 +96,7 @@ def main(ctx, hand, seat, trump, first, samples, seed, rules_name, known, where,
         # a condition that cannot be read or met: status 2, as a bad option
         ctx.exit(2 if isinstance(err, (PredicateError, PredealError, Impossible)) else 1)
     except KeyboardInterrupt:
+        interrupt_heard()
         if bar is not None:
             bar.close()
         raise

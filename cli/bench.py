@@ -16,7 +16,8 @@ import click
 from kraken_solver import __version__
 from kraken_solver.bench.solves import check_against, format_report, load_report, run_suite
 from kraken_solver.bench.suites import is_deal_file_suite
-from kraken_solver.cli import RULES_HELP, first_run_notice, guard_output, rules_option
+from kraken_solver.cli import (RULES_HELP, first_run_notice, guard_output, interrupt_heard,
+                              rules_option)
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.engine.solver import DEFAULT_TT_BITS
 from kraken_solver.errors import KrakenError
@@ -178,6 +179,7 @@ def _hint_bench(suite, rules_name, no_roem, limit, mode, samples, workers, json_
         click.echo(f"kraken-bench: error: {e}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
+        interrupt_heard()
         click.echo("\nkraken-bench: interrupted", err=True)
         sys.exit(130)
 

@@ -27,7 +27,7 @@ import time
 import click
 
 from kraken_solver import __version__
-from kraken_solver.cli import first_run_notice
+from kraken_solver.cli import first_run_notice, interrupt_heard
 from kraken_solver.cli.params import AsciiChoice, AsciiInt
 from kraken_solver.errors import KrakenError
 from kraken_solver.game.cards import SEATS
@@ -201,6 +201,7 @@ def main(ctx, file, seed, port, no_browser, export, trump, first, rules_text, qu
         click.echo(f"{PROG}: error: {err}", err=True)
         ctx.exit(1)
     except KeyboardInterrupt:
+        interrupt_heard()
         click.echo(f"\n{PROG}: interrupted", err=True)
         ctx.exit(130)
     finally:

@@ -961,3 +961,36 @@ def test_a_ctrl_c_inside_an_llvm_callback_is_sent_again_outside_it():
             _on_interrupt(signal.SIGINT, sys._getframe())
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+@linux
+@pytest.mark.parametrize("heard", [False, True])
+def test_a_ctrl_c_lost_where_python_drops_exceptions_is_sent_again(heard):
+    """A KeyboardInterrupt raised where Python drops exceptions (a weakref callback, an
+    import lock's clean-up: 'Exception ignored', or nothing at all) let the run go on to exit 0.
+    The tool's handler sends the Ctrl-C again a second later unless a handler heard it."""
+    script = textwrap.dedent(f"""
+        import os, signal, sys, time
+        import kraken_solver.cli as cli
+        cli._interrupt_outside_llvm()
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+        except KeyboardInterrupt:
+            pass                            # lost, as in a hook
+        if {heard}:
+            cli.interrupt_heard()
+        try:
+            time.sleep(3)
+        except KeyboardInterrupt:
+            sys.exit(130)
+        sys.exit(0)
+    """)
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", script], preexec_fn=ctrl_c_heard,
+                       capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - t0
+    if heard:
+        assert p.returncode == 0 and took >= 3, (p.returncode, took, p.stderr)
+    else:
+        assert p.returncode == 130 and took < 2.9, (p.returncode, took, p.stderr)
