@@ -255,42 +255,43 @@ def _interrupt_outside_llvm() -> None:
         pass
 
 
-#: a Ctrl-C whose KeyboardInterrupt no handler of the tool has heard after this many seconds
-#: is sent again (it was raised where Python drops exceptions)
-_RESEND_UNHEARD_S = 1.0
+#: a Ctrl-C raised a KeyboardInterrupt (:func:`_on_interrupt`), and a handler of the tool
+#: heard it (:func:`interrupt_heard`)
+_INTERRUPT_RAISED = False
 _INTERRUPT_HEARD = False
 
 
 def interrupt_heard() -> None:
-    """A handler of the tool has caught the KeyboardInterrupt of a Ctrl-C: it is not sent
-    again (:func:`_on_interrupt`)."""
+    """A handler of the tool has caught the KeyboardInterrupt of a Ctrl-C (see
+    :func:`_run_guarded`: one raised but never heard was lost)."""
     global _INTERRUPT_HEARD
     _INTERRUPT_HEARD = True
 
 
-def _resend_if_unheard(signum) -> None:
-    if not _INTERRUPT_HEARD and signal.getsignal(signal.SIGINT) is _on_interrupt:
-        os.kill(os.getpid(), signum)
+def report_lost_interrupt(prog: str) -> None:
+    """At the end of a run: a Ctrl-C whose KeyboardInterrupt no handler of the tool heard
+    (dropped where Python drops exceptions) ends the tool as interrupted (status 130)."""
+    if _INTERRUPT_RAISED and not _INTERRUPT_HEARD:
+        interrupted(prog)
 
 
 def _on_interrupt(signum, frame):
     """The SIGINT handler of :func:`_interrupt_outside_llvm`.  A KeyboardInterrupt raised
     inside a weakref callback, an import lock's clean-up or another hook that Python runs
     without a caller is printed as 'Exception ignored' (or dropped) and lost, and the run
-    went on to exit 0: unless a handler of the tool has heard it (:func:`interrupt_heard`)
-    or the tool ignores Ctrl-C by then, it is sent again after :data:`_RESEND_UNHEARD_S`."""
-    import threading
+    went on to exit 0 as if nothing had been pressed: such a run ends with the interrupted
+    line and status 130 (:func:`_run_guarded`)."""
+    global _INTERRUPT_RAISED
     f = frame
     while f is not None:
         if "llvmlite" in f.f_code.co_filename:
+            import threading
             t = threading.Timer(_RETRY_INTERRUPT_S, os.kill, (os.getpid(), signum))
             t.daemon = True
             t.start()
             return
         f = f.f_back
-    t = threading.Timer(_RESEND_UNHEARD_S, _resend_if_unheard, (signum,))
-    t.daemon = True
-    t.start()
+    _INTERRUPT_RAISED = True
     raise KeyboardInterrupt
 
 
@@ -336,6 +337,7 @@ def _run_guarded(module: str, prog: str) -> int:
         if sys.stdout is not None:
             sys.stdout.flush()
         _ignore_late_interrupts()      # inside the try: a Ctrl-C just before it is caught
+        report_lost_interrupt(prog)
     except KeyboardInterrupt:
         interrupted(prog)
     except OSError as e:        # --help or --version to a full or closed stdout
