@@ -15,28 +15,18 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
-from kraken_solver.batch.config import TIMING_COLUMNS, make_config
+from kraken_solver.batch.config import make_config
 from kraken_solver.batch.play import PLAY_NAMES
 from kraken_solver.batch.run import run_batch
 from kraken_solver.batch.store import read_results
 from kraken_solver.batch.summary import format_summary, summarize
 from kraken_solver.bots import play_deal
-from kraken_solver.cli.batch import main
 from kraken_solver.game.deal import Deal
+from test_batch import run, values
 
 SEED = 5
 DEALS = 3
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def values(path):
-    df = read_results(path)
-    return df.drop(columns=[c for c in TIMING_COLUMNS if c in df.columns])
 
 
 @pytest.fixture(scope="module")

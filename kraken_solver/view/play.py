@@ -75,6 +75,19 @@ TRUMP_KEYS = ("game", "client", "trump")
 BOT_KEYS = ("game", "client")
 
 
+
+@contextlib.contextmanager
+def held(lock, wait: float, busy: str):
+    """Hold ``lock`` for the block, waiting at most ``wait`` seconds for it; raises BusyError
+    (``busy`` and the wait, "try again") when it stays taken."""
+    from .session import BusyError
+    if not lock.acquire(timeout=wait):
+        raise BusyError(f"{busy} (waited {wait:.0f} s); try again")
+    try:
+        yield
+    finally:
+        lock.release()
+
 class GameGone(KrakenError):
     """A game id the server does not have (never made, dropped, or the server restarted):
     status 404."""
@@ -331,17 +344,9 @@ class PlayTable:
         """``GET /api/play/state``: the game's :meth:`Game.view`."""
         return self.game(params).view()
 
-    @contextlib.contextmanager
     def _move(self, game: Game):
         """The game's lock (one move of a game at a time)."""
-        from .session import BusyError
-        if not game.lock.acquire(timeout=self.lock_wait):
-            raise BusyError(f"this game is busy with another move (waited "
-                            f"{self.lock_wait:.0f} s); try again")
-        try:
-            yield
-        finally:
-            game.lock.release()
+        return held(game.lock, self.lock_wait, "this game is busy with another move")
 
     # ----------------------------------------------------------------- the user
     def trump(self, body: dict) -> dict:
@@ -411,16 +416,8 @@ class PlayTable:
         self.bots.move_to_end(key)
         return bot
 
-    @contextlib.contextmanager
     def _locked(self):
-        from .session import BusyError
-        if not self.lock.acquire(timeout=self.lock_wait):
-            raise BusyError(f"the bots are busy with another move (waited "
-                            f"{self.lock_wait:.0f} s); try again")
-        try:
-            yield
-        finally:
-            self.lock.release()
+        return held(self.lock, self.lock_wait, "the bots are busy with another move")
 
     def bot(self, body: dict) -> dict:
         """``POST /api/play/bot``: the next bot action, trump (the chooser a bot, through
