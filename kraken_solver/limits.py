@@ -23,7 +23,8 @@ MAX_DEAL_TRIES = 10**11
 #: the default of ``--max-tries``: ten million candidates, under a minute of one core
 DEFAULT_DEAL_TRIES = 10**7
 #: the most layouts a ``pimc:N`` card-play bot solves a move (each layout keeps a search
-#: table of 128 KiB for the deal: a thousand is 128 MB a bot)
+#: table and its buffers, about 155 KB, for each deal the bot keeps: a thousand is 155 MB a
+#: deal, up to ``bots.pimc.DEALS_KEPT`` deals a bot)
 MAX_PIMC_LAYOUTS = 1000
 #: the most layouts an ``advise:N`` trump-choice bot solves (four trumps each)
 MAX_ADVISE_BOT_SAMPLES = 10000

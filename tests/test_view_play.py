@@ -340,3 +340,60 @@ def test_two_bot_requests_at_once_play_two_moves(client):
     final = state(client, g).json
     assert [p["seat"] for p in final["played"]] == ["W", "N"]
     assert {r.json["move"]["card"] for r in results} == {p["card"] for p in final["played"]}
+
+
+class _LowestLegal:
+    """The user of the budget test: the lowest legal card text."""
+    name = "lowest legal"
+
+    def choose_card(self, view):
+        return min(view.legal_cards())
+
+
+def test_the_kept_worlds_stay_within_the_budget(monkeypatch):
+    """pimc bots of two games played move by move in turn keep at most MAX_KEPT_WORLDS worlds
+    all together (the least recently used bots dropped, the last one forgetting its own when it
+    alone holds more), and each game is still the deal the loop plays with the same seed."""
+    import kraken_solver.view.play as play
+    from kraken_solver.bots import make_bot, play_deal
+
+    monkeypatch.setattr(play, "MAX_KEPT_WORLDS", 6)
+    app = create_app(port_check=False)
+    store = app.extensions["kraken_play"]
+    c = app.test_client()
+    pimc = type(make_bot("pimc:4"))
+    forgot = []
+    real_forget = pimc.forget
+
+    def watch_forget(bot):
+        forgot.append(bot.kept_worlds())
+        real_forget(bot)
+
+    monkeypatch.setattr(pimc, "forget", watch_forget)
+    seeds = (3, 4)
+    bots = "N=pimc:4,E=pimc:4,W=pimc:4"
+    games = [new(c, bots=bots, seed=str(s), first="S", deal=DEAL)["game"] for s in seeds]
+    views = {g: state(c, g).json for g in games}
+    kept = []
+    while any(v["phase"] != "over" for v in views.values()):
+        for g in games:
+            v = views[g]
+            if v["phase"] == "over":
+                continue
+            if not v["your_turn"]:
+                r = post(c, "bot", g)
+            elif v["phase"] == "trump":
+                r = post(c, "trump", g, trump="H")
+            else:
+                r = post(c, "card", g, card=min(v["legal"]))
+            assert r.status_code == 200, r.json
+            views[g] = r.json
+            kept.append(sum(b.kept_worlds() for b in store.bots.values()
+                            if hasattr(b, "kept_worlds")))
+    assert len(kept) > 40 and 0 < max(kept) <= 6
+    assert forgot and max(forgot) > 6           # the budget was met by dropping worlds
+    for s, g in zip(seeds, games):
+        rec = play_deal(DEAL, "H", "S", {"N": "pimc:4", "E": "pimc:4", "W": "pimc:4",
+                                         "S": _LowestLegal()}, seed=s)
+        assert [p["card"] for p in views[g]["played"]] == rec.play
+        assert views[g]["sheet"]["final"]["score"] == rec.value

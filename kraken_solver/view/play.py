@@ -64,6 +64,10 @@ __all__ = ["MAX_GAMES", "MAX_PLAY_LAYOUTS", "GameGone", "NotYourGame", "PlayTabl
 MAX_PLAY_LAYOUTS = 200
 #: bots kept between moves (each with its searchers)
 BOTS_KEPT = 12
+#: the most worlds the kept ``pimc:N`` bots hold a search table for, all bots together (about
+#: 155 KB a world: 1,200 is about 190 MB; without it, 12 games of pimc:200 bots at three
+#: seats each held 1.1 GB); beyond it the least recently used bots are dropped
+MAX_KEPT_WORLDS = 1200
 #: games kept by the server (each a few hundred bytes; the least recently used is dropped)
 MAX_GAMES = 64
 #: how long a move waits for the bots while another move runs, in seconds
@@ -414,7 +418,20 @@ class PlayTable:
             while len(self.bots) > BOTS_KEPT:
                 self.bots.popitem(last=False)
         self.bots.move_to_end(key)
+        self._trim_bots()
         return bot
+
+    def _trim_bots(self) -> None:
+        """Drop the least recently used bots while the kept worlds of all the bots exceed
+        :data:`MAX_KEPT_WORLDS`; the last one used forgets its worlds when it alone holds too
+        many (its next move draws them again: the same card, more work)."""
+        def kept(b):
+            return getattr(b, "kept_worlds", lambda: 0)()
+        while len(self.bots) > 1 and sum(kept(b) for b in self.bots.values()) > MAX_KEPT_WORLDS:
+            self.bots.popitem(last=False)
+        last = next(reversed(self.bots), None)
+        if last is not None and kept(self.bots[last]) > MAX_KEPT_WORLDS:
+            self.bots[last].forget()
 
     def _locked(self):
         return held(self.lock, self.lock_wait, "the bots are busy with another move")
@@ -458,6 +475,7 @@ class PlayTable:
                     with _bot_failure(seat, bot):
                         card, _ = bot_card(pos, game.deal, bot)
                     ms = 1000.0 * (time.perf_counter() - t0)
+                    self._trim_bots()
                 game.line = (trump, played + (card,))
                 move = {"seat": SEATS[seat], "card": card_str(card)}
         move.update(bot=game.bots[seat], label=bot_label(bot), ms=round(ms, 1))
