@@ -523,12 +523,14 @@ def test_play_against_the_computer(page, server, tmp_path):
 
     page.on("response", record)
     q = urllib.parse.urlencode({"deal": deal, "first": "N", "seat": "S", "seed": "3",
-                                "bots": "N=heuristic,E=random,W=heuristic"})
+                                "bots": "N=heuristic,E=random,W=heuristic", "double": "2"})
     page.goto(server + "/play?" + q)
     assert page.input_value("#set-deal") == deal and page.input_value("#bot-E") == "random"
+    assert page.input_value("#set-double") == "2"
     page.click("#btn-start-game")
     page.wait_for_selector('#board[data-phase="your-turn"]')
     assert "game=" in page.url and "deal=" not in page.url and "AQ9" not in page.url
+    assert "double=2" in page.url and "doubled ×2" in page.inner_text("#contract")
     assert page.eval_on_selector_all('[data-seat="N"] [data-card]', "els => els.length") == 0
     assert page.get_attribute('[data-seat="W"] .backs', "data-backs") == "8"
     page.click("#btn-hint")

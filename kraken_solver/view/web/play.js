@@ -97,6 +97,7 @@
     if (q.get("seed")) $("#set-seed").value = q.get("seed");
     if (q.get("rules")) $("#set-rules").value = q.get("rules");
     if (q.get("deal")) $("#set-deal").value = q.get("deal");
+    if (/^[1248]$/.test(q.get("double") || "")) $("#set-double").value = q.get("double");
     for (const item of (q.get("bots") || "").split(",")) {
       const i = item.indexOf("="), seat = item.slice(0, i).trim();
       if (i > 0 && SEATS.includes(seat)) $("#bot-" + seat).value = item.slice(i + 1).trim();
@@ -215,6 +216,7 @@
                    first: $("#set-first").value, rules: $("#set-rules").value.trim() || "kraken" };
     const deal = $("#set-deal").value.trim();
     if (deal) body.deal = deal;
+    if ($("#set-double").value !== "1") body.double = $("#set-double").value;
     dropHint(); G.gone = null;
     let st;
     try {
@@ -271,6 +273,7 @@
     if (st.trump) c.append("Trump ", el("span", { class: "pip " + (RED[st.trump] ? "red" : "black"), text: SYM[st.trump] }), " " + SUIT_WORD[st.trump]);
     else c.append("Trump: " + st.chooser + " chooses");
     c.append(` · ${st.first} first: ${st.playing_team} play, ${st.defenders} defend · you are ${st.seat} · ${st.rules}`);
+    if (st.double && st.double !== "1") c.append(` · doubled ×${st.double}`);
   }
 
   function handRows(cards, st, clickable) {
