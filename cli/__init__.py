@@ -3,8 +3,8 @@
 Every tool behaves the same way at its edges:
 
 - results on standard output, news and progress on standard error;
-- bad input: one line ``PROG: error: ...`` and exit status 1 (2 for a bad option, Click's
-  usage errors);
+- bad input: one line ``PROG: error: ...`` and exit status 1; a bad option or argument
+  (Click's usage errors) is one line too, ``PROG: error: MESSAGE (see PROG --help)``, status 2;
 - Ctrl-C (or SIGTERM where a tool maps it) at any moment, the start-up included (importing
   numpy and Numba, loading the kernels), while reading or while solving: one line
   ``PROG: interrupted`` and exit status 130;
@@ -321,6 +321,12 @@ def _run_guarded(module: str, prog: str) -> int:
         except click.exceptions.Abort:     # Click has ended the line already
             interrupted(prog, newline=False)
         except click.exceptions.Exit as e:
+            code = e.exit_code
+        except click.exceptions.UsageError as e:
+            # one line, as every other bad input (Click's own is three: usage, hint, error)
+            message = " ".join(e.format_message().split())
+            message = message[:-1] if message.endswith(".") else message
+            sys.stderr.write(f"{prog}: error: {message} (see {prog} --help)\n")
             code = e.exit_code
         except click.exceptions.ClickException as e:
             e.show()

@@ -990,3 +990,20 @@ def test_a_ctrl_c_lost_where_python_drops_exceptions_ends_the_run_as_interrupted
         assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
     else:
         assert p.returncode == 130 and p.stderr == "\nkraken-x: interrupted\n", p.stderr
+
+
+@pytest.mark.parametrize("name,args,says", [
+    ("kraken-solve", ["--objective", "nope", "datasets/full_deal.txt"], "'--objective'"),
+    ("kraken-solve", [], "Missing argument 'FILE...'"),
+    ("kraken-batch", ["--deals", "0"], "'--deals': 0 is not in the range"),
+    ("kraken-bench", ["--bogus"], "No such option '--bogus'"),
+    ("kraken-arena", ["--ns", "random", "--ew", "random", "--deals", "-1"], "'--deals'"),
+])
+def test_a_bad_option_is_one_line(name, args, says):
+    """Click's usage errors (three lines: usage, hint, error) are one line as every other bad
+    input, status 2, naming the option and pointing to --help."""
+    p = subprocess.run([tool(name), *args], capture_output=True, text=True, timeout=120,
+                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout)
+    assert p.stderr.startswith(f"{name}: error: ") and p.stderr.count("\n") == 1, p.stderr
+    assert says in p.stderr and p.stderr.endswith(f"(see {name} --help)\n"), p.stderr
