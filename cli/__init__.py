@@ -482,7 +482,8 @@ def run_keeping_parts(ctx, prog: str, run, parts_dir: str | None, unit: str):
     """Run ``run()``, a long run that keeps its finished part files in ``parts_dir`` (the
     batch store), and return its result: SIGTERM acts as Ctrl-C; the first-run notice;
     a KrakenError ends the command with one line (status 1); an interrupt says whether
-    finished ``unit``\\ s are kept for ``--resume`` (status 130)."""
+    finished ``unit``\\ s are kept for ``--resume``, or, without a ``parts_dir`` (no
+    ``--out``), that nothing played was kept (status 130)."""
     import os
     import signal
 
@@ -499,9 +500,15 @@ def run_keeping_parts(ctx, prog: str, run, parts_dir: str | None, unit: str):
         interrupt_heard()
         done = bool(parts_dir) and os.path.isdir(parts_dir) and any(
             n.startswith("chunk-") for n in os.listdir(parts_dir))
-        click.echo(f"\n{prog}: interrupted; " + (
-            f"finished {unit}s are kept in {parts_dir}/: run the same command with --resume "
-            "to finish" if done else f"no {unit} was finished"), err=True)
+        if done:
+            say = (f"finished {unit}s are kept in {parts_dir}/: run the same command with "
+                   "--resume to finish")
+        elif parts_dir is None:
+            say = (f"nothing was kept: without --out the {unit}s played are not saved (give "
+                   "--out FILE to keep them and --resume to go on after an interrupt)")
+        else:
+            say = f"no {unit} was finished"
+        click.echo(f"\n{prog}: interrupted; {say}", err=True)
         ctx.exit(130)
     finally:
         signal.signal(signal.SIGTERM, old_term)

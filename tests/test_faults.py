@@ -1007,3 +1007,26 @@ def test_a_bad_option_is_one_line(name, args, says):
     assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout)
     assert p.stderr.startswith(f"{name}: error: ") and p.stderr.count("\n") == 1, p.stderr
     assert says in p.stderr and p.stderr.endswith(f"(see {name} --help)\n"), p.stderr
+
+
+@linux
+def test_ctrl_c_to_an_arena_without_out_says_nothing_was_kept():
+    """Without --out, an interrupted match said 'no deal was finished' after minutes of
+    play: it now says that nothing played was kept and how to keep it."""
+    p = subprocess.Popen([tool("kraken-arena"), "--deals", "100000", "--ns", "heuristic",
+                          "--ew", "random", "--workers", "1", "--quiet"],
+                         preexec_fn=_group_ctrl_c_heard, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(8)               # the kernels loaded, deals being played
+        assert p.poll() is None
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:        # pragma: no cover - only if the test failed
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130 and out == "", (p.returncode, out, err)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines == ["kraken-arena: interrupted; nothing was kept: without --out the deals "
+                     "played are not saved (give --out FILE to keep them and --resume to go "
+                     "on after an interrupt)"], err
