@@ -397,3 +397,61 @@ def test_the_kept_worlds_stay_within_the_budget(monkeypatch):
                                          "S": _LowestLegal()}, seed=s)
         assert [p["card"] for p in views[g]["played"]] == rec.play
         assert views[g]["sheet"]["final"]["score"] == rec.value
+
+
+def test_bot_requests_past_the_waiters_are_503_at_once():
+    """While a move holds the bots, at most MAX_PLAY_WAITERS requests wait (each holds one
+    of the server's threads); the next is answered 503 with Retry-After at once, and the
+    waiting ones play their moves once the bots are free."""
+    import threading
+    import time
+
+    from kraken_solver.view.play import MAX_PLAY_WAITERS
+
+    app = create_app(port_check=False)
+    store = app.extensions["kraken_play"]
+    table = {"seat": "S", "bots": "N=random,E=random,W=random", "first": "N"}
+    games = [new(app.test_client(), seed=str(s), **table)["game"]
+             for s in range(MAX_PLAY_WAITERS + 1)]
+    answers = {}
+
+    def move(g):
+        answers[g] = post(app.test_client(), "bot", g)
+
+    store.lock.acquire()                  # a long move holds the bots
+    try:
+        waiting = [threading.Thread(target=move, args=(g,)) for g in games[:-1]]
+        for t in waiting:
+            t.start()
+        deadline = time.monotonic() + 10
+        while store.waiters._value > 0:       # every waiter in place
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        r = post(app.test_client(), "bot", games[-1])
+        assert time.monotonic() - t0 < 1.0
+        assert r.status_code == 503 and r.headers["Retry-After"]
+        assert "wait for it already" in r.json["error"]
+    finally:
+        store.lock.release()
+    for t in waiting:
+        t.join(30)
+    assert all(answers[g].status_code == 200 and answers[g].json["move"]["trump"]
+               for g in games[:-1])
+    assert post(app.test_client(), "bot", games[-1]).status_code == 200   # free again
+
+
+def test_one_page_cannot_push_out_the_games_of_others():
+    """A page keeps at most MAX_GAMES_A_CLIENT games (its own least recently used dropped
+    first): 64 new games of one page left another page's game on the server."""
+    from kraken_solver.view.play import MAX_GAMES, MAX_GAMES_A_CLIENT
+
+    c = create_app(port_check=False).test_client()
+    alice = new(c)["game"]
+    mine = [c.post("/api/play/new", json=dict(TABLE, client="mallory")).json["game"]
+            for _ in range(MAX_GAMES + 1)]
+    assert state(c, alice).status_code == 200
+    kept = [g for g in mine if state(c, g, who="mallory").status_code == 200]
+    assert kept == mine[-MAX_GAMES_A_CLIENT:]
+    gone = state(c, mine[0], who="mallory")
+    assert gone.status_code == 404 and gone.json["gone"]

@@ -32,11 +32,14 @@ Endpoints (POSTs take a JSON object, ``client`` is the page's id: letters, digit
   (:meth:`~kraken_solver.view.session.BoardSolver.hint`: ``/api/hint/progress`` and
   ``/api/hint/cancel`` with the same ``job`` and ``client``; cancelled when the page goes).
 
-The games are kept in memory (:data:`MAX_GAMES`, the least recently used dropped first); a game
-id (``secrets``) belongs to the client that made it.  Bad words get status 400 and one line
+The games are kept in memory (:data:`MAX_GAMES`, the least recently used dropped first; at most
+:data:`MAX_GAMES_A_CLIENT` a page, its own oldest dropped first); a game id (``secrets``) belongs
+to the client that made it.  Bad words get status 400 and one line
 naming the field, another client's game 403, a game the server no longer has 404 with
 ``"gone": true``, a bot that fails (BotError) 400.  Bot moves run one at a time behind one lock
-(a bot keeps its searchers between moves and is not thread-safe); a move is bounded: ``pimc:N``
+(a bot keeps its searchers between moves and is not thread-safe), with at most
+:data:`MAX_PLAY_WAITERS` requests waiting for it or for their game (each holds a server thread):
+past them 503 with ``Retry-After`` at once, and the page asks again; a move is bounded: ``pimc:N``
 takes N up to :data:`MAX_PLAY_LAYOUTS` layouts (pimc:200 at the first lead: median 2.6 s, p95
 4.8 s on one core of a shared machine, ``python benchmarks/bots.py --deals 10 --layouts 200``;
 the later moves much less, the worlds' tables kept from move to move).
@@ -56,7 +59,7 @@ from ..game.cards import SEATS, SUITS, card_str, parse_card, parse_seat, parse_s
 from ..limits import MAX_SEED
 from .query import Query, query_params, query_word, read_query, rules_words
 
-__all__ = ["MAX_GAMES", "MAX_PLAY_LAYOUTS", "GameGone", "NotYourGame", "PlayTable",
+__all__ = ["MAX_GAMES", "MAX_GAMES_A_CLIENT", "MAX_PLAY_LAYOUTS", "GameGone", "NotYourGame", "PlayTable",
            "read_bots", "register_play"]
 
 #: the most layouts a ``pimc:N`` bot of the board draws a move (a move of pimc:200 at the
@@ -70,8 +73,15 @@ BOTS_KEPT = 12
 MAX_KEPT_WORLDS = 1200
 #: games kept by the server (each a few hundred bytes; the least recently used is dropped)
 MAX_GAMES = 64
+#: games kept for one page (client id): its ninth game drops its own least recently used one,
+#: so that one page cannot push the other pages' games out of the store
+MAX_GAMES_A_CLIENT = 8
 #: how long a move waits for the bots while another move runs, in seconds
 PLAY_LOCK_WAIT_S = 120.0
+#: the requests that may wait at once for a game's move or the bots (each holds one of the
+#: server's 16 threads while it waits); past them a request is answered 503 with
+#: ``Retry-After`` at once (a flood of bot moves held every thread: /api/info took 14.5 s)
+MAX_PLAY_WAITERS = 4
 #: the keys of each POST's JSON body
 NEW_KEYS = ("client", "seat", "bots", "seed", "first", "rules", "double", "deal")
 CARD_KEYS = ("game", "client", "card")
@@ -81,12 +91,23 @@ BOT_KEYS = ("game", "client")
 
 
 @contextlib.contextmanager
-def held(lock, wait: float, busy: str):
+def held(lock, wait: float, busy: str, waiters=None):
     """Hold ``lock`` for the block, waiting at most ``wait`` seconds for it; raises BusyError
-    (``busy`` and the wait, "try again") when it stays taken."""
+    (``busy`` and the wait, "try again") when it stays taken.  ``waiters``: a
+    ``threading.BoundedSemaphore`` of the requests that may wait at once (each holds one of
+    the server's threads); when none is left, BusyError at once instead of waiting."""
     from .session import BusyError
-    if not lock.acquire(timeout=wait):
-        raise BusyError(f"{busy} (waited {wait:.0f} s); try again")
+    if not lock.acquire(blocking=False):
+        if waiters is not None and not waiters.acquire(blocking=False):
+            raise BusyError(f"{busy}, and {MAX_PLAY_WAITERS} other requests wait for it "
+                            "already; try again")
+        try:
+            taken = lock.acquire(timeout=wait)
+        finally:
+            if waiters is not None:
+                waiters.release()
+        if not taken:
+            raise BusyError(f"{busy} (waited {wait:.0f} s); try again")
     try:
         yield
     finally:
@@ -303,6 +324,7 @@ class PlayTable:
     def __init__(self, lock_wait: float = PLAY_LOCK_WAIT_S, max_games: int = MAX_GAMES):
         self.lock = threading.Lock()            # the bots
         self.lock_wait = lock_wait
+        self.waiters = threading.BoundedSemaphore(MAX_PLAY_WAITERS)
         self.bots: OrderedDict = OrderedDict()
         self.games: OrderedDict = OrderedDict()
         self.games_lock = threading.Lock()      # the store (held for a look-up only)
@@ -322,6 +344,9 @@ class PlayTable:
         q = read_query(dict(position, deal=deal))
         game = Game(secrets.token_urlsafe(12), client, user, bots, seed, q, dealt)
         with self.games_lock:
+            own = [g for g, kept in self.games.items() if kept.client == client]
+            for g in own[:max(0, len(own) - MAX_GAMES_A_CLIENT + 1)]:
+                del self.games[g]
             self.games[game.id] = game
             while len(self.games) > self.max_games:
                 self.games.popitem(last=False)
@@ -350,7 +375,8 @@ class PlayTable:
 
     def _move(self, game: Game):
         """The game's lock (one move of a game at a time)."""
-        return held(game.lock, self.lock_wait, "this game is busy with another move")
+        return held(game.lock, self.lock_wait, "this game is busy with another move",
+                    self.waiters)
 
     # ----------------------------------------------------------------- the user
     def trump(self, body: dict) -> dict:
@@ -434,7 +460,8 @@ class PlayTable:
             self.bots[last].forget()
 
     def _locked(self):
-        return held(self.lock, self.lock_wait, "the bots are busy with another move")
+        return held(self.lock, self.lock_wait, "the bots are busy with another move",
+                    self.waiters)
 
     def bot(self, body: dict) -> dict:
         """``POST /api/play/bot``: the next bot action, trump (the chooser a bot, through

@@ -53,7 +53,11 @@
   async function answer(r) {
     let body;
     try { body = await r.json(); } catch (e) { throw new ServerError(`the server answered ${r.status} without JSON`, r.status); }
-    if (!r.ok) throw new ServerError(body.error || `the server answered ${r.status}`, r.status, body);
+    if (!r.ok) {
+      const e = new ServerError(body.error || `the server answered ${r.status}`, r.status, body);
+      e.retryAfter = Math.min(30, Math.max(1, Number(r.headers.get("Retry-After")) || 2));
+      throw e;
+    }
     return body;
   }
   async function get(path, params) {
@@ -145,7 +149,14 @@
     let next;
     try {
       next = await post("/api/play/bot", { game: G.game, client: CLIENT });
-    } catch (e) { failed(e, token); return; }
+    } catch (e) {
+      if (e.status === 503 && token === G.token) {      // the server is busy: ask again
+        G.busy = `${e.message} (asking again in ${e.retryAfter} s)`; render();
+        setTimeout(() => { if (token === G.token) step(); }, 1000 * e.retryAfter);
+        return;
+      }
+      failed(e, token); return;
+    }
     if (token !== G.token) return;
     G.state = next;
     render();
