@@ -107,8 +107,13 @@ def test_job_names_and_progress_errors(client):
         assert r.status_code == 400 and set(r.get_json()) == {"error", "field"}, body
     r = client.post("/api/hint/cancel", json={"job": "a", "jbo": "b"})
     assert "unknown key (got 'jbo')" in r.get_json()["error"]
-    r = client.post("/api/hint/cancel", json={"job": "never-asked"})
+    r = client.post("/api/hint/cancel", json={"job": "never-asked"})   # whose? 400
+    assert r.status_code == 400 and r.get_json()["field"] == "client"
+    r = client.post("/api/hint/cancel", json={"job": "never-asked", "client": "page-1"})
     assert r.status_code == 200 and r.get_json() == {"job": "never-asked", "cancelled": False}
+    r = client.post("/api/hint/cancel", data='{"job": "a", "client": "p", "client": "q"}',
+                    content_type="application/json")
+    assert r.status_code == 400 and "a key given twice (got 'client')" in r.get_json()["error"]
     over = played_line(FULL, "H", "N", 32, 1)
     r = client.get("/api/hint", query_string=words(FULL, "H", "N", over))
     assert r.status_code == 400 and "the deal is over" in r.get_json()["error"]
@@ -195,9 +200,10 @@ def test_cancel_through_the_api(solver, client):
     # the job is page2's: another page neither sees nor cancels it
     r = client.get("/api/hint/progress", query_string={"job": "j1", "client": "page3"})
     assert r.status_code == 400 and "no such hint job" in r.get_json()["error"]
-    for body in ({"job": "j1"}, {"job": "j1", "client": "page3"}):
-        r = client.post("/api/hint/cancel", json=body)
-        assert r.get_json() == {"job": "j1", "cancelled": False}
+    r = client.post("/api/hint/cancel", json={"job": "j1"})
+    assert r.status_code == 400 and r.get_json()["field"] == "client"
+    r = client.post("/api/hint/cancel", json={"job": "j1", "client": "page3"})
+    assert r.get_json() == {"job": "j1", "cancelled": False}
     assert state_of_job(solver, "j1", "page2") == "solving"
     r = client.post("/api/hint/cancel", json={"job": "j1", "client": "page2"})
     assert r.get_json() == {"job": "j1", "cancelled": True}

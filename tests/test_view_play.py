@@ -267,7 +267,9 @@ def test_the_refusals(client):
     ("N=pimc:0,E=random,W=random", "from 1 to"), ("N=pimc:300,E=random,W=random", "200"),
     ("N=foo,E=random,W=random", "unknown bot"), ("N=random,E=random", "no bot for W"),
     ("N=advise:5,E=random,W=random", "plays cards"), ("N=random,E=random,S=random", "your seat"),
-    ("N=random,N=random,E=random,W=random", "twice"), ("X", "SEAT=BOT")])
+    ("N=random,N=random,E=random,W=random", "twice"), ("X", "SEAT=BOT"),
+    ("N=pimc:99999999,E=random,W=random", "on the board takes N from 1 to 200"),
+    (" ", "expected the three bots")])
 def test_bad_tables_are_one_line(client, bots, text):
     r = client.post("/api/play/new", json=dict(TABLE, bots=bots))
     assert r.status_code == 400 and r.json["field"] == "bots"
@@ -281,11 +283,29 @@ def test_bad_tables_are_one_line(client, bots, text):
     (dict(TABLE, client="a b"), "client"), ({k: v for k, v in TABLE.items() if k != "client"},
                                             "client"),
     (dict(TABLE, bots=["N=random"]), "bots"), (dict(TABLE, deal="N" * 500), "deal"),
-    (dict(TABLE, who="x"), "body")])
+    (dict(TABLE, who="x"), "body"), (dict(TABLE, seed=""), "seed"),
+    (dict(TABLE, seed=1.5), "seed"), (dict(TABLE, seed=1e308), "seed"),
+    (dict(TABLE, seat=7), "seat")])
 def test_bad_words_name_their_field(client, body, field):
     r = client.post("/api/play/new", json=body)
     assert r.status_code == 400 and r.json["field"] == field, r.json
     assert "\n" not in r.json["error"]
+
+
+def test_the_messages_say_what_was_expected(client):
+    r = client.post("/api/play/new", json=dict(TABLE, seed=1.5))
+    assert "seed: expected a seed, a whole number from 0 to " in r.json["error"]
+    assert "got the number 1.5" in r.json["error"]
+    r = client.post("/api/play/new", json=dict(TABLE, seat=7))
+    assert "expected text (a JSON string), got the number 7" in r.json["error"]
+    r = client.post("/api/play/new", data='{"client": "a", "client": "b"}',
+                    content_type="application/json")
+    assert r.status_code == 400 and r.json["field"] == "body"
+    assert "a key given twice (got 'client')" in r.json["error"]
+    # no bots given: pimc:20 at each other seat, as the page's form; null is a key not given
+    st = new(client, bots=None, seed=None)
+    assert st["bots"] == {"N": "pimc:20", "E": "pimc:20", "W": "pimc:20"}
+    assert st["options"]["seed"] == "0"
 
 
 def test_bodies_and_query_words(client):

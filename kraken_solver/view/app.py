@@ -45,6 +45,23 @@ __all__ = ["create_app"]
 
 
 # ----------------------------------------------------------------------------- the app
+
+class _KeyTwice(ValueError):
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+def _once_each(pairs):
+    """``json.loads``'s object hook: a JSON object whose keys are all different (JSON
+    parsers disagree on a key given twice: the last one, the first, or an error)."""
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _KeyTwice(k)
+        out[k] = v
+    return out
+
 def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | None = None,
                port_check: bool = True, log=None):
     """The Flask application of ``kraken-view``: the page, its static files and the JSON API
@@ -126,7 +143,10 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
             if len(data) > limit:
                 raise RequestEntityTooLarge()
         try:
-            body = json.loads(data.decode("utf-8"))
+            body = json.loads(data.decode("utf-8"), object_pairs_hook=_once_each)
+        except _KeyTwice as e:                  # {"client": "a", "client": "b"}
+            raise KrakenError(f"{expected}; a key given twice", source="body",
+                              token=e.key) from None
         except (ValueError, RecursionError):    # RecursionError: [[[[... 100,000 deep
             raise KrakenError(expected) from None
         if not isinstance(body, dict):
@@ -214,8 +234,7 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
             body = json_body(expected, ("job", "client"))
             name, client = body.get("job"), body.get("client")
             for word, value in (("job", name), ("client", client)):
-                if not (value is None and word == "client") and not (
-                        isinstance(value, str) and _JOB_NAME.fullmatch(value)):
+                if not (isinstance(value, str) and _JOB_NAME.fullmatch(value)):
                     raise KrakenError(expected, source=word)
         except KrakenError as e:
             return fail(e)

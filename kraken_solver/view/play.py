@@ -48,6 +48,7 @@ the later moves much less, the worlds' tables kept from move to move).
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import threading
 import time
@@ -65,6 +66,8 @@ __all__ = ["MAX_GAMES", "MAX_GAMES_A_CLIENT", "MAX_PLAY_LAYOUTS", "GameGone", "N
 #: the most layouts a ``pimc:N`` bot of the board draws a move (a move of pimc:200 at the
 #: first lead: median 2.6 s on one core of a shared machine, module docstring)
 MAX_PLAY_LAYOUTS = 200
+#: the bot of a seat the request names none for (``bots`` not given), as the page's form
+DEFAULT_PLAY_BOT = "pimc:20"
 #: bots kept between moves (each with its searchers)
 BOTS_KEPT = 12
 #: the most worlds the kept ``pimc:N`` bots hold a search table for, all bots together (about
@@ -136,7 +139,9 @@ def read_bots(params) -> tuple[int, dict, int]:
         raise KrakenError("expected your seat N, E, S or W", source="seat", token=text) \
             from None
     words = query_word(params, "bots")
-    if not words:
+    if words is None:               # not given: the form's default, pimc:20 at every seat
+        words = ",".join(f"{SEATS[s]}={DEFAULT_PLAY_BOT}" for s in range(4) if s != user)
+    if not words.strip():
         raise KrakenError("expected the three bots, e.g. N=pimc:20,E=pimc:20,W=pimc:20",
                           source="bots")
     bots = {}
@@ -154,6 +159,10 @@ def read_bots(params) -> tuple[int, dict, int]:
             raise KrakenError(f"{SEATS[seat]} {what}: give a bot for each other seat once",
                               source="bots", token=item)
         spec = spec.strip()
+        layouts = re.fullmatch(r"pimc:(\d{1,12})", spec)
+        if layouts and not 1 <= int(layouts.group(1)) <= MAX_PLAY_LAYOUTS:
+            raise KrakenError(f"pimc:N on the board takes N from 1 to {MAX_PLAY_LAYOUTS}",
+                              source="bots", token=spec)
         try:
             bot = make_bot(spec)
         except BotSpecError as e:
@@ -169,7 +178,8 @@ def read_bots(params) -> tuple[int, dict, int]:
     if missing:
         raise KrakenError(f"no bot for {', '.join(missing)}: give one for each seat but yours",
                           source="bots", token=words)
-    seed_text = query_word(params, "seed") or "0"
+    seed_text = query_word(params, "seed")
+    seed_text = "0" if seed_text is None else seed_text.strip()
     if not seed_text.isascii() or not seed_text.isdigit() or len(seed_text) > 19 or \
             int(seed_text) > MAX_SEED:
         raise KrakenError(f"expected a seed, a whole number from 0 to {MAX_SEED}",
@@ -177,18 +187,31 @@ def read_bots(params) -> tuple[int, dict, int]:
     return user, bots, int(seed_text)
 
 
+def json_type(value) -> str:
+    """What a JSON value is, in JSON's words (for a message)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"[:40]
+    return {dict: "an object", list: "a list", str: "text"}.get(type(value), "null")
+
+
 def body_words(body: dict) -> dict:
     """The values of a POST's JSON object as the text words the readers take: each a string
-    (``seed`` may be a whole number), at most the query's bound; raises KrakenError naming
-    the key otherwise."""
+    (``seed`` may be a whole number; ``null`` is a key not given), at most the query's bound;
+    raises KrakenError naming the key otherwise."""
     out = {}
     for key, value in body.items():
         if key == "seed" and isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if value is None:
             continue
+        if key == "seed" and not isinstance(value, str):
+            raise KrakenError(f"expected a seed, a whole number from 0 to {MAX_SEED} (a JSON "
+                              f"number or text), got {json_type(value)}", source=key)
         if not isinstance(value, str):
-            raise KrakenError(f"expected text, got {type(value).__name__}", source=key)
+            raise KrakenError(f"expected text (a JSON string), got {json_type(value)}",
+                              source=key)
         out[key] = value
         query_word(out, key)            # bounded: at most MAX_PARAM_CHARS characters
     return out
