@@ -414,3 +414,19 @@ def test_a_match_on_deals_that_meet_a_condition(tmp_path):
                                   "--where", "hearts(S >= 4", "--out", str(tmp_path / "x.csv")])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "column" in r.stderr
     assert not (tmp_path / "x.csv").exists()
+
+
+@pytest.mark.parametrize("args, text", [
+    (["--trump", "H", "--ew-trump", "heuristic"], "a fixed trump leaves no trump to choose"),
+    (["--input", "datasets/part_played.txt"], "expected deals as dealt, but this deal has "
+                                              "played cards"),
+])
+def test_options_that_cannot_both_hold_are_one_line(args, text):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if "--input" in args:
+        args = [a if a != "datasets/part_played.txt" else os.path.join(root, a) for a in args]
+    else:
+        args = args + ["--deals", "2"]
+    r = run("--ns", "random", "--ew", "random", *args)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith("kraken-arena: error: ") and text in r.stderr, r.stderr

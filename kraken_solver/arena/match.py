@@ -76,6 +76,10 @@ def make_match(ns, ew, *, deals=None, seed=1, input=None, ns_trump=None, ew_trum
     unknown bot, listing
     the bots; an option out of range) and KrakenError (deals, seed, input, trump, judge)."""
     from ..bots import make_bot
+    if trump is not None and (ns_trump is not None or ew_trump is not None):
+        raise KrakenError("a fixed trump leaves no trump to choose: give --trump or "
+                          "--ns-trump/--ew-trump, not both",
+                          token=str(ns_trump if ns_trump is not None else ew_trump))
     teams = (ns, ew)
     trumps = tuple(t if t is not None else b if hasattr(make_bot(b), "choose_trump")
                    else "heuristic" for b, t in zip(teams, (ns_trump, ew_trump)))

@@ -170,8 +170,9 @@ def stream_deals(stream: tuple, start: int, stop: int) -> list:
 
 def _as_dealt(spec) -> None:
     if spec.played:
-        raise KrakenError("the batch solves deals as dealt; this deal has played "
-                          "cards ([Play])", source=spec.source, line=spec.line)
+        raise KrakenError("expected deals as dealt, but this deal has played cards ([Play]): "
+                          "remove them (kraken-solve and kraken-analyse take a part-played "
+                          "deal)", source=spec.source, line=spec.line)
 
 
 def condition_texts(where, predeal, max_tries, input=None) -> tuple:
