@@ -578,3 +578,29 @@ def test_play_against_the_computer(page, server, tmp_path):
     page.wait_for_selector("#gone")
     assert "not on the server" in page.inner_text("#verdict")
     assert page.is_visible("#btn-start-game")
+
+
+def test_play_asks_again_when_the_server_is_busy(page, server):
+    """A bot move answered 503 (more requests wait for the bots than the server lets wait):
+    the page says so and asks again after Retry-After, and the game goes on."""
+    busy = {"left": 1}
+
+    def once_busy(route):
+        if busy["left"]:
+            busy["left"] -= 1
+            route.fulfill(status=503, headers={"Retry-After": "1"},
+                          content_type="application/json",
+                          body='{"error": "the bots are busy with another move, and 4 other '
+                               'requests wait for it already; try again", "field": null}')
+        else:
+            route.continue_()
+
+    page.route("**/api/play/bot", once_busy)
+    q = urllib.parse.urlencode({"first": "N", "seat": "S", "seed": "3",
+                                "bots": "N=random,E=random,W=random"})
+    page.goto(server + "/play?" + q)
+    page.click("#btn-start-game")
+    page.wait_for_function("() => document.body.innerText.includes('asking again in 1 s')")
+    page.wait_for_selector('#board[data-phase="your-turn"], #board[data-phase="trump"]',
+                           timeout=20000)
+    assert busy["left"] == 0 and page.get_attribute("#board", "data-phase") == "your-turn"
