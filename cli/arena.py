@@ -124,7 +124,7 @@ def main(ctx, ns, ew, ns_trump, ew_trump, trump, deals, input_path, seed, first,
         fmt = format_for(out) if out is not None else "csv"
         inputs = [input_path] if input_path else []
         if out is not None:
-            check_batch_outputs(out, inputs)
+            check_batch_outputs(out, inputs, others={"--records": records})
         check_workers(workers)
         config = make_match(ns, ew, ns_trump=ns_trump, ew_trump=ew_trump, trump=trump,
                             deals=deals, seed=seed, input=input_path, first=first,

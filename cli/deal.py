@@ -82,7 +82,7 @@ def main(ctx, deals, seed, where, predeal, max_tries, fmt, out, stats, quiet):
     try:
         inputs = [where.strip()[1:]] if where and where.strip().startswith("@") else []
         if out is not None:
-            check_output(out, inputs=inputs)
+            check_output(out, what="--out", inputs=inputs)
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
             bar = tqdm(total=deals, unit="deal", file=sys.stderr, dynamic_ncols=True)
@@ -96,7 +96,7 @@ def main(ctx, deals, seed, where, predeal, max_tries, fmt, out, stats, quiet):
             for line in lines:
                 sys.stdout.write(line)
         else:
-            with atomic_open(out, inputs=inputs) as f:
+            with atomic_open(out, what="--out", inputs=inputs) as f:
                 f.write(header)
                 for line in lines:
                     f.write(line)

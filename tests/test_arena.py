@@ -430,3 +430,66 @@ def test_options_that_cannot_both_hold_are_one_line(args, text):
     r = run("--ns", "random", "--ew", "random", *args)
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
     assert r.stderr.startswith("kraken-arena: error: ") and text in r.stderr, r.stderr
+
+
+def _one_error_line(r, *words):
+    assert r.exit_code == 1, r.output
+    assert r.stderr.startswith("kraken-arena: error: ") and r.stderr.count("\n") == 1, r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
+
+
+def test_records_or_out_on_a_sidecar_or_the_work_directory_is_refused(tmp_path):
+    """--records x.csv.meta.json (the run's own sidecar) exited 0 and left PBN in the sidecar
+    (--resume: "the sidecar is damaged"); --records b.csv.meta.json (another run's) and --out
+    b.csv.meta.json replaced that run's sidecar.  Now any output named *.meta.json, and a
+    --records in --out's work directory, is one line (naming the option) before any work."""
+    small = ["--deals", 2, "--seed", SEED, "--ns", "heuristic", "--ew", "random", "--quiet"]
+    r = run(*small, "--out", tmp_path / "b.csv")
+    assert r.exit_code == 0, r.output
+    sidecar = tmp_path / "b.csv.meta.json"
+    kept = sidecar.read_bytes()
+    before = sorted(os.listdir(tmp_path))
+    x = tmp_path / "x.csv"
+    for args, words in [
+            (["--out", x, "--records", tmp_path / "x.csv.meta.json"],
+             ["--records must not be named *.meta.json", "sidecar"]),
+            (["--out", x, "--records", sidecar], ["--records must not be named *.meta.json"]),
+            (["--records", sidecar], ["--records must not be named *.meta.json"]),
+            (["--out", sidecar], ["--out must not be named *.meta.json"]),
+            (["--out", tmp_path / "b.csv.META.JSON"], ["--out must not be named *.meta.json"]),
+            (["--out", x, "--records", tmp_path / "x.csv.parts"],
+             ["--records would be the work directory of --out"]),
+            (["--out", x, "--records", tmp_path / "x.csv.parts" / "r.pbn"],
+             ["--records would be in the work directory of --out"])]:
+        _one_error_line(run(*small, *args), *words)
+        assert sidecar.read_bytes() == kept
+        assert sorted(os.listdir(tmp_path)) == before, args
+    # the earlier run is intact: its resume finds it complete
+    r = run(*small[:-1], "--out", tmp_path / "b.csv", "--resume")
+    assert r.exit_code == 0 and "already complete" in r.stderr, r.output
+    assert sidecar.read_bytes() == kept
+    # records beside the output, not on its store, still work and resume
+    r = run(*small, "--out", x, "--records", tmp_path / "x.pbn")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "x.pbn").read_text().count("[Deal ") == 4     # 2 deals x 2 tables
+    json.loads((tmp_path / "x.csv.meta.json").read_text())
+
+
+def test_a_folder_as_out_or_records_is_one_clear_line(tmp_path):
+    """--out arenadir/ (no such folder) said "arenadir/.meta.json: the output's sidecar's
+    folder cannot be used"; a trailing slash names a folder: refused as such.  An existing
+    folder is refused too (by the option's type: exit 2)."""
+    small = ["--deals", 2, "--ns", "heuristic", "--ew", "random", "--quiet"]
+    r = run(*small, "--out", f"{tmp_path}/arenadir/")
+    _one_error_line(r, f"--out: expected a file name, not a folder: {tmp_path}/arenadir/")
+    r = run(*small, "--out", tmp_path / "x.csv", "--records", f"{tmp_path}/newdir/")
+    _one_error_line(r, f"--records: expected a file name, not a folder: {tmp_path}/newdir/")
+    assert os.listdir(tmp_path) == []
+    (tmp_path / "made").mkdir()
+    for option in ("--out", "--records"):
+        r = run(*small, "--out" if option == "--records" else "--records",
+                tmp_path / "a.csv", option, tmp_path / "made")
+        assert r.exit_code == 2 and "is a directory" in r.stderr and option in r.stderr, \
+            r.output
+    assert os.listdir(tmp_path) == ["made"] and os.listdir(tmp_path / "made") == []

@@ -585,7 +585,7 @@ def test_unusable_output_paths_are_one_line_errors(tmp_path):
     # a failed atomic write leaves no temporary file
     from kraken_solver.notation.outputs import OutputError, write_bytes
     with pytest.raises(OutputError, match="directory"):
-        write_bytes(str(tmp_path / "y.csv.meta.json"), b"{}")
+        write_bytes(str(tmp_path / "y.csv.meta.json"), b"{}", own_store=True)
     assert sorted(os.listdir(tmp_path)) == ["notafile", "xfile.parts", "y.csv.meta.json"]
 
 
@@ -747,3 +747,31 @@ def test_an_input_error_names_the_file_as_given(tmp_path, monkeypatch):
     r = run("--input", "bad.txt", "--out", "o.csv")
     assert r.exit_code == 1 and r.output.startswith("kraken-batch: error: bad.txt, line 1, "
                                                     "column 15: "), r.output
+
+
+def test_out_named_as_a_sidecar_or_a_folder_is_one_clear_line(tmp_path):
+    """--out b.csv.meta.json replaced b.csv's sidecar with rows (its --resume: "the sidecar is
+    damaged"): any --out named *.meta.json is refused.  --out batchdir/ (no such folder) said
+    "batchdir/.meta.json: the output's sidecar's folder cannot be used": a trailing slash
+    names a folder, refused as such; an existing folder is refused by the option (exit 2)."""
+    r = run("--deals", 2, "--workers", 1, "--out", tmp_path / "b.csv", "--quiet")
+    assert r.exit_code == 0, r.output
+    sidecar = tmp_path / "b.csv.meta.json"
+    kept = sidecar.read_bytes()
+    before = sorted(os.listdir(tmp_path))
+    for out, text in [(sidecar, "--out must not be named *.meta.json"),
+                      (tmp_path / "new.meta.json", "--out must not be named *.meta.json"),
+                      (f"{tmp_path}/batchdir/",
+                       f"--out: expected a file name, not a folder: {tmp_path}/batchdir/")]:
+        r = run("--deals", 2, "--workers", 1, "--out", out, "--quiet")
+        assert r.exit_code == 1, (out, r.output)
+        assert r.stderr.startswith("kraken-batch: error: ") and r.stderr.count("\n") == 1, \
+            (out, r.stderr)
+        assert text in r.stderr, (out, r.stderr)
+        assert sidecar.read_bytes() == kept and sorted(os.listdir(tmp_path)) == before
+    r = run("--deals", 2, "--workers", 1, "--out", tmp_path / "b.csv", "--resume")
+    assert r.exit_code == 0 and "already complete" in r.stderr, r.output
+    (tmp_path / "made").mkdir()
+    r = run("--deals", 2, "--workers", 1, "--out", tmp_path / "made", "--quiet")
+    assert r.exit_code == 2 and "'--out'" in r.stderr and "is a directory" in r.stderr
+    assert os.listdir(tmp_path / "made") == []

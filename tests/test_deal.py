@@ -540,3 +540,30 @@ def test_readme_kraken_deal_commands_run(tmp_path, monkeypatch):
         r = deal_cli(*words[1:])
         assert r.exit_code == 0, (line, r.output)
     assert (tmp_path / "hj9a.pbn").exists()
+
+
+def test_kraken_deal_out_a_folder_a_sidecar_or_a_work_directory_is_refused(tmp_path):
+    """--out newfile/ (no such folder) wrote a plain file newfile and exited 0; a trailing
+    slash names a folder.  A name ending in .meta.json (a run's sidecar, kept or to come) and
+    a file in an unfinished run's work directory are refused too: one line, exit 2, no file."""
+    sidecar = tmp_path / "b.csv.meta.json"
+    sidecar.write_text("{}")
+    work = tmp_path / "b.csv.parts"
+    work.mkdir()
+    (work / "run.meta.json").write_text("{}")
+    for out, text in [(f"{tmp_path}/newfile/",
+                       f"--out: expected a file name, not a folder: {tmp_path}/newfile/"),
+                      (sidecar, "--out must not be named *.meta.json"),
+                      (tmp_path / "x.csv.meta.json", "--out must not be named *.meta.json"),
+                      (work / "deals.txt", "the work directory of an unfinished run")]:
+        r = deal_cli("--deals", 2, "--seed", 1, "--out", out)
+        assert r.exit_code == 2, (out, r.output)
+        assert r.stderr.startswith("kraken-deal: error: ") and r.stderr.count("\n") == 1, \
+            r.stderr
+        assert text in r.stderr, r.stderr
+    assert sorted(os.listdir(tmp_path)) == ["b.csv.meta.json", "b.csv.parts"]
+    assert sidecar.read_text() == "{}" and os.listdir(work) == ["run.meta.json"]
+    r = deal_cli("--deals", 2, "--seed", 1, "--out", work)          # an existing folder
+    assert r.exit_code == 2 and "'--out'" in r.stderr and "is a directory" in r.stderr
+    r = deal_cli("--deals", 2, "--seed", 1, "--out", tmp_path / "newfile")
+    assert r.exit_code == 0 and len((tmp_path / "newfile").read_text().splitlines()) == 2

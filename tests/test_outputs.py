@@ -59,12 +59,16 @@ def test_a_link_to_a_file_of_another_kind_is_refused(tmp_path, link_name, target
     target.write_text("keep")
     link = tmp_path / link_name
     link.symlink_to(target)
-    with pytest.raises(OutputError, match="a link to .*a file of another kind") as e:
+    # a sidecar's name is refused as such before its link is looked at (only a run writes it)
+    sidecar = link_name.endswith(".meta.json")
+    with pytest.raises(OutputError, match=r"must not be named \*\.meta\.json" if sidecar
+                       else "a link to .*a file of another kind") as e:
         write_text(link, "new")
     assert e.value.source == str(link)
     assert target.read_text() == "keep" and link.is_symlink()
     target.unlink()
-    with pytest.raises(OutputError, match="a file of another kind"):
+    with pytest.raises(OutputError, match=r"must not be named \*\.meta\.json" if sidecar
+                       else "a file of another kind"):
         check_output(link)
     assert not target.exists()
 
@@ -81,7 +85,7 @@ def test_a_link_of_the_same_kind_and_a_linked_folder_are_written_through(tmp_pat
     write_text(tmp_path / "plots" / "notes", "text")
     assert (runs / "notes").read_text() == "text"
     (tmp_path / "run.meta.json").symlink_to(runs / "old.csv.meta.json")
-    write_text(tmp_path / "run.meta.json", "{}")
+    write_text(tmp_path / "run.meta.json", "{}", own_store=True)     # as a run writes its own
     assert (runs / "old.csv.meta.json").read_text() == "{}"
 
 
@@ -262,3 +266,37 @@ def test_an_immutable_or_append_only_file_is_refused_before_work(tmp_path, monke
         if made:
             subprocess.run(["chattr", "-i", str(target)], check=True)
     assert target.read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("name", ["newfile/", "a/b/", "x/.", "x/.."])
+def test_a_folder_name_is_refused_even_where_no_folder_is(tmp_path, name):
+    """A trailing slash means a folder: ``newfile/`` was written as a plain file."""
+    path = f"{tmp_path}/{name}"
+    with pytest.raises(OutputError) as e:
+        write_text(path, "x", what="--out")
+    assert str(e.value) == f"--out: expected a file name, not a folder: {path}"
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_sidecar_name_or_a_work_directory_is_written_only_by_its_run(tmp_path):
+    """Any output named *.meta.json (any case) is refused unless the run writes its own store
+    (``own_store``); so is a file in an unfinished run's work directory (*.parts holding
+    run.meta.json)."""
+    for name in ("b.csv.meta.json", "B.CSV.Meta.Json", "new.meta.json"):
+        with pytest.raises(OutputError, match=r"--json must not be named \*\.meta\.json") as e:
+            write_text(tmp_path / name, "x", what="--json")
+        assert e.value.source == str(tmp_path / name)
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(OutputError, match=r"--records must not be named \*\.meta\.json"):
+        check_outputs({"--out": tmp_path / "a.csv", "--records": tmp_path / "a.csv.meta.json"})
+    write_text(tmp_path / "b.csv.meta.json", "{}", own_store=True)
+    assert (tmp_path / "b.csv.meta.json").read_text() == "{}"
+    work = tmp_path / "b.csv.parts"
+    work.mkdir()
+    write_text(work / "notes.txt", "a folder named .parts without a running sidecar is free")
+    write_text(work / "run.meta.json", "{}", own_store=True)
+    with pytest.raises(OutputError, match="work directory of an unfinished run"):
+        write_text(work / "page.html", "x", what="--export")
+    write_bytes(work / "chunk-0000000-0123456789abcdef.csv", b"rows", own_store=True)
+    assert sorted(os.listdir(work)) == ["chunk-0000000-0123456789abcdef.csv", "notes.txt",
+                                        "run.meta.json"]

@@ -12,6 +12,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 
+from ..batch.store import check_batch_outputs
 from ..notation.outputs import check_outputs
 from .match import TOOL, MatchConfig, package_commit, read_match, run_match
 from .records import write_records
@@ -56,8 +57,11 @@ def play_match(config: MatchConfig, *, out=None, records=None, workers=None, sch
     that must not be written, checked before any work), BotError when a bot fails."""
     from .. import __version__
     inputs = [config.input] if config.input else []
-    if records is not None:
-        check_outputs({"--records": records, "--out": out}, inputs=inputs)
+    if records is not None and out is not None:
+        # --records is none of --out's store (its sidecar, its work directory) either
+        check_batch_outputs(out, inputs, others={"--records": records})
+    elif records is not None:
+        check_outputs({"--records": records}, inputs=inputs)
     with contextlib.ExitStack() as stack:
         if out is None:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="kraken-arena-"))

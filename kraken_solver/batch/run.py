@@ -345,7 +345,7 @@ def _run_locked(config, out, parts_dir, meta_path, meta, session, columns, pool,
                 data = res["text"].encode("utf-8")
                 digest = hashlib.sha256(data).hexdigest()
                 write_bytes(os.path.join(parts_dir, part_name(res["chunk"], digest)), data,
-                            what="a part file")
+                            what="a part file", own_store=True)
                 solved += res["deals"]
                 finished += res["deals"]
                 peak = max(peak, res["maxrss_mb"])

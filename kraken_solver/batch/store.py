@@ -48,7 +48,8 @@ from ..errors import KrakenError
 from ..game.cards import SEATS, SUITS
 from ..game.deal import Deal
 from ..game.rules import Rules
-from ..notation.outputs import OutputError, atomic_open, check_outputs, file_kind, write_text
+from ..notation.outputs import (OutputError, atomic_open, check_output, check_outputs, file_kind,
+                               write_text)
 from ..notation.text import count
 from .config import (COLUMNS, TIMING_COLUMNS, BatchConfig, hash_input, paths_for, require_pyarrow,
                      stream_deals)
@@ -62,14 +63,28 @@ def part_name(k: int, digest: str) -> str:
     return f"chunk-{k:07d}-{digest[:16]}.csv"
 
 
-def check_batch_outputs(out: str, inputs=()) -> None:
+def check_batch_outputs(out: str, inputs=(), others=None) -> None:
     """Refuse, before any work, an output the batch must not write: ``out`` and its sidecar
     must each be a regular file or a new name (:func:`kraken_solver.notation.outputs.check_outputs`;
-    never an input), the work directory ``OUT.parts`` a directory (not a link to one) or a new
-    name.  Only looks.
+    never an input; ``out`` not named ``*.meta.json``), the work directory ``OUT.parts`` a
+    directory (not a link to one) or a new name.  ``others``: the command's other outputs
+    (``{"--records": path}``, None values skipped), checked with them: none of them the
+    sidecar, the work directory or a file in it.  Only looks.
     Raises KrakenError (OutputError) naming the path."""
     parts_dir, meta_path = paths_for(out)
-    check_outputs({"--out": out, "the output's sidecar": meta_path}, inputs=inputs)
+    others = {what: path for what, path in (others or {}).items() if path is not None}
+    if others:
+        check_output(out, what="--out", inputs=inputs)      # --out's own faults first
+        work = os.path.realpath(parts_dir)
+        for what, path in others.items():
+            target = os.path.realpath(os.fspath(path))
+            if target == work or target.startswith(work + os.sep):
+                raise OutputError(f"{what} would be {'' if target == work else 'in '}the work "
+                                  f"directory of --out {out} ({parts_dir}, which the run makes, "
+                                  "fills and removes at its end): give a name outside it",
+                                  source=os.fspath(path))
+    check_outputs({"--out": out, **others, "the output's sidecar": meta_path}, inputs=inputs,
+                  own_store=("the output's sidecar",))
     # a link is refused too, even to a directory: the run writes, removes and at its end
     # deletes files in the work directory, which must be its own (through a link to a
     # folder of the user's, the part files were left there)
@@ -186,7 +201,8 @@ def batch_condition(out: str) -> dict | None:
 
 
 def write_meta(path: str, meta: dict, inputs=()) -> None:
-    write_text(path, json.dumps(meta, indent=1) + "\n", what="the sidecar", inputs=inputs)
+    write_text(path, json.dumps(meta, indent=1) + "\n", what="the sidecar", inputs=inputs,
+               own_store=True)
 
 
 def _config_diff(old: dict, new: dict) -> list[str]:

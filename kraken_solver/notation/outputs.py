@@ -15,6 +15,13 @@ page) is the user's data.  This module decides once what may be written and how:
   refused before any work is done, and so is a folder where no file can be made (``/proc``,
   ``/sys``, a read-only mount: a temporary file is made and removed there to find out) or a file
   marked immutable or append-only (``chattr +i``, ``+a``: it cannot be replaced).
+- **Not a folder, not a run's store.**  A name that ends in ``/`` (``newfile/``) means a
+  folder: refused (``--out: expected a file name, not a folder: newfile/``), even where no
+  such folder exists.  A run's sidecar (``OUT.meta.json``) and its work directory
+  (``OUT.parts/``) are written by that run only (``own_store=True``): any other output named
+  ``*.meta.json`` (this run's sidecar, another run's, or a name that would later be one) or
+  made in a run's work directory is refused, so that a ``--records`` or an ``--out`` cannot
+  replace a sidecar and leave ``--resume`` a damaged one.
 - **Never over an input.**  The caller names the files it reads (``inputs``); an output that
   is one of them (same file by inode, or same resolved path) is refused, and so are two
   outputs of one command that are the same file.
@@ -27,7 +34,8 @@ page) is the user's data.  This module decides once what may be written and how:
   (``0o666`` less the umask); a replaced file keeps its mode.
 
 Every refusal or failure is an :class:`OutputError` (a :class:`~kraken_solver.errors.KrakenError`)
-whose ``source`` is the path the user gave and whose message says what it is and what was
+whose ``source`` is the path the user gave (none for a folder's name such as ``newfile/``: that
+message names the option and the path itself) and whose message says what it is and what was
 expected, e.g. ``results.csv: cannot write the output: No space left on device``.
 """
 
@@ -96,6 +104,19 @@ def _resolve(path: str, what: str) -> str:
     return target
 
 
+#: how a run's sidecar is named: ``OUT`` + this (:func:`kraken_solver.batch.config.paths_for`)
+SIDECAR_SUFFIX = ".meta.json"
+#: how a run's work directory is named (``OUT`` + this), and its running sidecar in it
+WORK_DIR_SUFFIX, RUN_META_NAME = ".parts", "run.meta.json"
+
+
+def _is_work_dir(folder: str) -> bool:
+    """Is ``folder`` (resolved) a run's work directory: named ``*.parts`` and holding the
+    running sidecar ``run.meta.json``?"""
+    return (os.path.basename(folder).lower().endswith(WORK_DIR_SUFFIX)
+            and os.path.lexists(os.path.join(folder, RUN_META_NAME)))
+
+
 def _kind(name: str) -> str:
     """What a file name says its file is: ``.meta.json`` for a batch sidecar, else its last
     extension (lower case; ``""`` for none)."""
@@ -105,7 +126,8 @@ def _kind(name: str) -> str:
     return os.path.splitext(name)[1]
 
 
-def check_output(path, *, what: str = "the output", inputs=(), probe: bool = True) -> str:
+def check_output(path, *, what: str = "the output", inputs=(), probe: bool = True,
+                 own_store: bool = False) -> str:
     """Check that ``path`` may be written (module docstring) and return the resolved path the
     data will be renamed onto.  Changes nothing (but a temporary file made and removed in
     the target's folder, to learn that files can be made there; ``probe=False`` leaves that
@@ -117,7 +139,14 @@ def check_output(path, *, what: str = "the output", inputs=(), probe: bool = Tru
     that cannot be written (also where permissions allow it but no file can be made), a file
     that cannot be replaced (immutable or append-only), a link to a file of another kind (its
     name ends otherwise than the link's: ``_kind``), or an output that is one of
-    ``inputs``."""
+    ``inputs``; also (the message naming ``what`` and the path, without a ``source``) a name
+    that ends in a path separator or is ``.`` or ``..`` (a folder: ``newfile/``).
+
+    A run's store (:mod:`kraken_solver.batch.store`: its sidecar ``OUT.meta.json``, its work
+    directory ``OUT.parts/``) is written only by the run itself (``own_store=True``): any
+    other output whose name ends in ``.meta.json`` (a sidecar's name, in any case) or whose
+    folder is a run's work directory (named ``*.parts``, holding ``run.meta.json``) is
+    refused."""
     if path is None or not isinstance(path, (str, os.PathLike)):
         raise OutputError(f"{what} must be a file name", token=repr(path))
     path = os.fspath(path)
@@ -128,6 +157,13 @@ def check_output(path, *, what: str = "the output", inputs=(), probe: bool = Tru
     if path == "-":
         raise OutputError(f"{what} is written to a file; '-' (standard output) is not one "
                           "here: give a file name", source=path)
+    if os.path.basename(path) in ("", ".", "..") or (os.altsep and path.endswith(os.altsep)):
+        raise OutputError(f"{what}: expected a file name, not a folder: {path}")
+    if not own_store and _kind(os.path.basename(os.path.abspath(path))) == SIDECAR_SUFFIX:
+        raise OutputError(f"{what} must not be named *{SIDECAR_SUFFIX}: that is the name of a "
+                          f"run's sidecar (kraken-batch and kraken-arena keep OUT{SIDECAR_SUFFIX}"
+                          " beside each output, and --resume reads it); give a name that does "
+                          f"not end in {SIDECAR_SUFFIX}", source=path)
     target = _resolve(path, what)
     try:
         st = os.stat(target)
@@ -159,6 +195,11 @@ def check_output(path, *, what: str = "the output", inputs=(), probe: bool = Tru
                           source=path, token=parent)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"{what}'s folder cannot be written", source=path, token=parent)
+    if not own_store and _is_work_dir(parent):
+        raise OutputError(f"{what} is in {parent}, the work directory of an unfinished run (it "
+                          "holds the run's part files and its running sidecar "
+                          f"{RUN_META_NAME}; the run removes it when done): give a name "
+                          "outside it", source=path)
     if st is not None and _file_flags(target) & (_IMMUTABLE | _APPEND_ONLY):
         raise OutputError(f"{what} is marked immutable or append-only (chattr): it cannot be "
                           "replaced; give another name", source=path)
@@ -215,16 +256,17 @@ def _probe_folder(folder: str, name: str, what: str, shown: str) -> None:
         os.remove(tmp)
 
 
-def check_outputs(outputs, *, inputs=()) -> dict:
+def check_outputs(outputs, *, inputs=(), own_store=()) -> dict:
     """Check several outputs of one command at once: ``outputs`` maps a description (``"--json
-    report"``) to a path or None (not asked).  Each is checked as by :func:`check_output`, and
-    no two may be the same file.  Returns description -> resolved path for those given.
-    Raises OutputError."""
+    report"``) to a path or None (not asked).  Each is checked as by :func:`check_output`
+    (``own_store``: the descriptions of the run's own store files, checked with
+    ``own_store=True``), and no two may be the same file.  Returns description -> resolved
+    path for those given.  Raises OutputError."""
     done = {}
     for what, path in outputs.items():
         if path is None:
             continue
-        target = check_output(path, what=what, inputs=inputs)
+        target = check_output(path, what=what, inputs=inputs, own_store=what in own_store)
         for other, (opath, otarget) in done.items():
             if otarget == target or _same(opath, path):
                 raise OutputError(f"{what} and {other} are the same file: give two names",
@@ -235,16 +277,18 @@ def check_outputs(outputs, *, inputs=()) -> dict:
 
 @contextlib.contextmanager
 def atomic_open(path, mode: str = "w", *, what: str = "the output", inputs=(),
-                encoding: str | None = "utf-8", newline: str | None = None):
+                encoding: str | None = "utf-8", newline: str | None = None,
+                own_store: bool = False):
     """Open a temporary file to write ``path`` with (``mode`` ``"w"`` or ``"wb"``); on a clean
     exit of the ``with`` block it is flushed, ``fsync``-ed and renamed over the target, on an
     exception (Ctrl-C included) it is removed and the target is untouched.
 
-    ``path`` is checked first (:func:`check_output`).  Raises OutputError (naming ``path``)
+    ``path`` is checked first (:func:`check_output`, with ``own_store``).  Raises OutputError (naming ``path``)
     when it may not be written or a write fails (a full disk: ``No space left on device``)."""
     if mode not in ("w", "wb"):
         raise ValueError("atomic_open writes a whole file: mode 'w' or 'wb'")
-    target = check_output(path, what=what, inputs=inputs, probe=False)  # mkstemp probes
+    target = check_output(path, what=what, inputs=inputs, probe=False,  # mkstemp probes
+                          own_store=own_store)
     shown = os.fspath(path)
     folder = os.path.dirname(target) or os.curdir
     try:
@@ -266,7 +310,7 @@ def atomic_open(path, mode: str = "w", *, what: str = "the output", inputs=(),
             f.flush()
             os.fsync(f.fileno())
         # still a regular file or a new name (nothing was put there meanwhile)
-        check_output(path, what=what, inputs=inputs, probe=False)
+        check_output(path, what=what, inputs=inputs, probe=False, own_store=own_store)
         os.replace(tmp, target)
         tmp = None
         _fsync_dir(folder)
@@ -320,19 +364,21 @@ def remove_temporaries(path) -> int:
     return n
 
 
-def write_bytes(path, data: bytes, *, what: str = "the output", inputs=()) -> str:
+def write_bytes(path, data: bytes, *, what: str = "the output", inputs=(),
+                own_store: bool = False) -> str:
     """Write ``data`` to ``path`` atomically (:func:`atomic_open`); return ``path``.
     Raises OutputError."""
-    with atomic_open(path, "wb", what=what, inputs=inputs) as f:
+    with atomic_open(path, "wb", what=what, inputs=inputs, own_store=own_store) as f:
         f.write(data)
     return os.fspath(path)
 
 
 def write_text(path, text: str, *, what: str = "the output", inputs=(),
-               newline: str | None = None) -> str:
+               newline: str | None = None, own_store: bool = False) -> str:
     """Write ``text`` (UTF-8) to ``path`` atomically (:func:`atomic_open`); return ``path``.
     Raises OutputError."""
-    with atomic_open(path, "w", what=what, inputs=inputs, newline=newline) as f:
+    with atomic_open(path, "w", what=what, inputs=inputs, newline=newline,
+                     own_store=own_store) as f:
         f.write(text)
     return os.fspath(path)
 
