@@ -28,3 +28,12 @@ DEFAULT_DEAL_TRIES = 10**7
 MAX_PIMC_LAYOUTS = 1000
 #: the most layouts an ``advise:N`` trump-choice bot solves (four trumps each)
 MAX_ADVISE_BOT_SAMPLES = 10000
+#: the longest a ``--where`` condition's canonical text may be, characters, once the definitions
+#: of a ``--where @FILE`` are written out: the text that a batch records in its sidecar and reads
+#: back.  A line typed is at most 20,000 characters (``predicate.MAX_PREDICATE_CHARS``) and its
+#: canonical text at most about twice that (a space each side of an operator: ``1+1`` is
+#: ``1 + 1``), so only definitions used inside one another reach this; each such use doubles the
+#: text, so it is refused as the condition is built, before the doubling is made.  It bounds the
+#: work too: each part of a condition (a function, a number, an operator) is a character or more
+#: of the text and a few NumPy operations a round of candidates.  Real conditions: a few hundred
+MAX_CONDITION_CHARS = 100_000

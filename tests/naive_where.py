@@ -91,8 +91,10 @@ def value(node, hands):
         return {"<": a < b, "<=": a <= b, "==": a == b, "!=": a != b, ">=": a >= b,
                 ">": a > b}[node.op]
     if k == "arith":
-        a, b = (value(x, hands) for x in node.args)
-        return a + b if node.op == "+" else a - b
+        total = value(node.args[0], hands)
+        for sign, x in zip(node.op, node.args[1:]):
+            total = total + value(x, hands) if sign == "+" else total - value(x, hands)
+        return total
     cards = _holder_cards(node, hands)
     name = node.name
     if name in SUIT_OF:

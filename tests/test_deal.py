@@ -13,6 +13,7 @@ import itertools
 import math
 import os
 import re
+import time
 
 import naive_where
 import numpy as np
@@ -26,7 +27,7 @@ from kraken_solver.cli.deal import main as deal_main
 from kraken_solver.dealing.evaluate import compile_predicate, declared_roem
 from kraken_solver.dealing.generator import Condition, DealingStats
 from kraken_solver.dealing.predeal import parse_predeal, predeal_text
-from kraken_solver.dealing.predicate import canonical, parse_predicate, parse_program
+from kraken_solver.dealing.predicate import canonical, parse_predicate, parse_program, walk
 from kraken_solver.dealing.seeded import generate_deals
 from kraken_solver.errors import ImpossibleConditionError, PredealError, PredicateError
 from kraken_solver.game.cards import cards_of, mask_of, parse_card
@@ -90,7 +91,8 @@ def test_trumps_is_the_trump_suits_length_and_names_read_case_blind():
     ("x = hearts(S) >= 4", 1, "belongs in a file"),
     ("", 1, "empty"),
     ("not " * 300 + "void(N)", 401, "nests more than 100 deep"),
-    (" + ".join(["aces(N)"] * 200) + " > 3", 1026, "nests more than 100 deep"),
+    ("aces(N) - (" * 150 + "1" + ")" * 150 + " > 3", 1090, "nests more than 100 deep"),
+    ("(true or (true and " * 75 + "true" + "))" * 75, 952, "parentheses by themselves"),
 ])
 def test_parse_errors_point_at_the_column(text, column, words):
     with pytest.raises(PredicateError) as e:
@@ -128,6 +130,147 @@ def test_a_file_of_definitions(tmp_path):
     assert e.value.line == 101
     with pytest.raises(PredicateError, match="cannot read"):
         Condition(f"@{tmp_path / 'missing.txt'}")
+
+
+def _doubling_file(levels: int) -> str:
+    """``levels`` definitions, each using the one before twice: 2**(levels - 1) comparisons
+    once written out (the tester's 372-byte file at 22)."""
+    lines = ["d0 = hearts(S) >= 1"] + [f"d{i} = d{i - 1} and d{i - 1}" for i in
+                                       range(1, levels)]
+    return "\n".join(lines + [f"d{levels - 1}"]) + "\n"
+
+
+MESSAGE_22 = ("line 14, column 7: the condition is longer than 100,000 characters once its "
+              "definitions are written out (definitions used inside one another multiply)")
+
+
+@pytest.mark.parametrize("levels", [22, 60, 200])
+def test_definitions_used_inside_one_another_are_refused_fast(tmp_path, levels):
+    from kraken_solver.limits import MAX_CONDITION_CHARS
+    text = _doubling_file(levels)
+    start = time.perf_counter()
+    with pytest.raises(PredicateError) as e:
+        parse_program(text, source="c7.txt")
+    assert time.perf_counter() - start < 0.5
+    # d13 = d12 and d12 is the first past 100,000 characters: 8,192 times "hearts(S) >= 1"
+    assert MAX_CONDITION_CHARS == 100_000 and e.value.line == 14 and e.value.column == 7
+    assert str(e.value) == "c7.txt, " + MESSAGE_22
+    assert len(canonical(parse_program(_doubling_file(13)))) == 4096 * 19 - 5 < 100_000
+    path = tmp_path / "c7.txt"
+    path.write_text(text)
+    start = time.perf_counter()
+    r = deal_cli("--deals", 1, "--where", f"@{path}")
+    assert time.perf_counter() - start < 1.0
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr.strip().splitlines() == [f"kraken-deal: error: {path}, {MESSAGE_22}"]
+
+
+def test_definitions_used_twice_within_the_bound_are_dealt():
+    node = parse_program(_doubling_file(9))      # 2**8 comparisons, 769 terms
+    assert canonical(node) == " and ".join(["hearts(S) >= 1"] * 256)
+    assert node.kind == "and" and len(node.args) == 256      # one flat chain
+    hands = random_hands(300, seed=4)
+    plain = compile_predicate(parse_predicate("hearts(S) >= 1"))(hands)
+    assert (compile_predicate(node)(hands) == plain).all() and not plain.all()
+    deals = deal_where(node, n=5, seed=2)
+    assert all(sum(1 for c in cards_of(d.hands[2]) if c // 8 == 1) >= 1 for d in deals)
+
+
+def test_a_long_canonical_text_reads_back():
+    # a compact line of 20,000 characters is twice as long written canonically, and a file's
+    # condition longer still: a batch records the canonical text and its workers read it back
+    from kraken_solver.dealing.generator import condition_for
+    from kraken_solver.dealing.predicate import measure
+    compact = "+".join(["hearts(S)"] * 1990) + ">=1"
+    text = canonical(parse_predicate(compact))
+    assert len(compact) < 20_000 < len(text)
+    assert condition_for(text, None).where == text
+    node = parse_program(_doubling_file(12))
+    assert len(str(node)) > 20_000 and condition_for(str(node), None).where == str(node)
+    with pytest.raises(PredicateError, match="longer than 20,000 characters"):
+        Condition(text)                       # typed, a line is at most 20,000 characters
+    # the length is worked out without writing the text: it is the text's
+    for form in ISSUE_FORMS + ["not (void(N) or void(S)) and (1 - (2 - 3) + 4 > 0 or true)",
+                               "(void(N) and void(S)) or not not void(E)"]:
+        node = parse_predicate(form)
+        assert measure(node)[0] == len(canonical(node)), form
+        assert measure(node, {})[0] == len(canonical(node)), form
+    # and as the builder works it out, part by part, taking flat chains into one another
+    from kraken_solver.dealing import predicate
+    measures, defs = {}, {}
+    for i, line in enumerate(["a = void(N) and void(S)", "b = hearts(S) - 1 + aces(N)",
+                              "c = a or (b > 2 and a)", "d = b + b - (b + 1)"], start=1):
+        name, defs[name] = predicate._parse_line(line, defs, i, None, measures)
+    for text in ["a and (a or void(E)) and a", "c and not c or a", "b + d - d > b - (d + b)"]:
+        node = predicate._parse_line(text, defs, 9, None, measures)
+        assert measures[id(node)][1] == len(canonical(node)), text
+        assert canonical(parse_predicate(canonical(node))) == canonical(node)
+
+
+def test_flat_chains_are_not_nesting():
+    # a flat chain of + of any length the line allows is one level, evaluated as written
+    chain = " + ".join(["hearts(S)"] * 1500) + " >= 1500"
+    node = parse_predicate(chain)
+    assert canonical(node) == chain and len(node.args[0].args) == 1500
+    hands = random_hands(200, seed=5)
+    got = compile_predicate(node)(hands)
+    assert (got == compile_predicate(parse_predicate("hearts(S) >= 1"))(hands)).all()
+    minus = parse_predicate(" - ".join(["hearts(S)"] * 1500) + " + 1497 <= 0")
+    assert minus.args[0].op == "-" * 1499 + "+"
+    assert (compile_predicate(minus)(hands) == got).all()     # 1497 - 1498 h <= 0: h >= 1
+    assert canonical(parse_predicate("(hearts(S) + 1) - 2 + (3 - 4) > 0")) == \
+        "hearts(S) + 1 - 2 + (3 - 4) > 0"
+    # redundant parentheses add no level: 150 nested (true and ...) is one flat chain
+    nested = parse_predicate("(void(N) and " * 150 + "void(S)" + ")" * 150)
+    assert nested.kind == "and" and len(nested.args) == 151
+    assert canonical(nested) == " and ".join(["void(N)"] * 150 + ["void(S)"])
+    deep = "(" * 9998 + "true" + ")" * 9998          # 20,000 characters, the longest line
+    assert canonical(parse_predicate(deep)) == "true"
+    # a chain made of definitions is one chain too, however many definitions make it
+    text = "a0 = hearts(S)\n" + "".join(f"a{i} = a{i - 1} + hearts(N)\n" for i in
+                                          range(1, 199)) + "a198 >= 1\n"
+    node = parse_program(text)
+    assert canonical(node) == " + ".join(["hearts(S)"] + ["hearts(N)"] * 198) + " >= 1"
+    text = "b0 = void(N)\n" + "".join(f"b{i} = b{i - 1} and void(S)\n" for i in
+                                        range(1, 199)) + "b198\n"
+    assert len(parse_program(text).args) == 199
+
+
+@pytest.mark.parametrize("text, words", [
+    ("(" * 100_000 + "true" + ")" * 100_000, "longer than 20,000 characters"),
+    ("not " * 100_000 + "true", "longer than 20,000 characters"),
+    ("true and " * (1 << 17) + "true", "longer than 20,000 characters"),
+    ("not " * 4_999 + "true", "nests more than 100 deep"),
+    ("(not " * 3_000 + "true" + ")" * 3_000, "nests more than 100 deep"),
+    ("1 - (" * 3_000 + "1" + ")" * 3_000 + " > 0", "nests more than 100 deep"),
+    ("+".join(["1"] * 9_990) + ">0", "1 + 1 + 1"),
+    ("(" * 4_000 + "true and " * 1_000 + "true" + ")" * 4_000, "true and true"),
+])
+def test_no_input_reaches_a_recursion_error(text, words):
+    if not words.startswith(("longer", "nests")):      # accepted: one flat chain
+        node = parse_predicate(text)
+        assert canonical(node).startswith(words)
+        assert max(len(n.args) for n in walk(node)) > 999
+        assert compile_predicate(node)(random_hands(3)).shape == (3,)
+        return
+    with pytest.raises(PredicateError, match=words) as e:
+        parse_predicate(text)
+    assert "\n" not in str(e.value) and len(str(e.value)) < 300
+
+
+def test_a_file_of_the_largest_lines_is_bounded(tmp_path):
+    # the file (1 MiB at most), each line (20,000 characters) and the text written out: bounded
+    line = " + ".join(["hearts(S)"] * 1600)               # 19,197 characters
+    text = "".join(f"x{i} = {line}\n" for i in range(8)) + \
+        " + ".join(f"x{i}" for i in range(8)) + " > 0\n"      # 153,601 characters written out
+    start = time.perf_counter()
+    with pytest.raises(PredicateError, match="longer than 100,000 characters once") as e:
+        parse_program(text, source="big.txt")
+    assert e.value.line == 9 and time.perf_counter() - start < 10
+    path = tmp_path / "big.txt"
+    path.write_text("void(N) or " * 100_000 + "void(S)\n")
+    with pytest.raises(PredicateError, match="larger than"):
+        Condition(f"@{path}")
 
 
 # ----------------------------------------------------------------------------- evaluation

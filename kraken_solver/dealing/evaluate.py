@@ -135,9 +135,12 @@ def _value(node: Node, b: _Block, n: int, long_runs_100: bool):
     if k == "compare":
         left, right = (_value(a, b, n, long_runs_100) for a in node.args)
         return _COMPARE[node.op](left, right)
-    if k == "arith":
-        left, right = (_value(a, b, n, long_runs_100) for a in node.args)
-        return left + right if node.op == "+" else left - right
+    if k == "arith":              # a chain: args[0] op[0] args[1] op[1] args[2] ...
+        out = _value(node.args[0], b, n, long_runs_100)
+        for sign, a in zip(node.op, node.args[1:]):
+            v = _value(a, b, n, long_runs_100)
+            out = out + v if sign == "+" else out - v
+        return out
     return _func(node, b, long_runs_100)
 
 

@@ -39,11 +39,11 @@ from ..errors import ImpossibleConditionError, KrakenError, PredicateError
 from ..game.cards import (FULL_DECK, SEATS, SUIT_MASK, SUITS, card_str, cards_of, is_int,
                           popcount)
 from ..game.deal import Deal
-from ..limits import DEFAULT_DEAL_TRIES, MAX_DEAL_TRIES
+from ..limits import DEFAULT_DEAL_TRIES, MAX_CONDITION_CHARS, MAX_DEAL_TRIES
 from .evaluate import compile_predicate, is_length
 from .predeal import parse_predeal, predeal_text
-from .predicate import (RANK_FUNCTIONS, Node, canonical, const, parse_predicate,
-                        parse_program)
+from .predicate import (MAX_PREDICATE_CHARS, RANK_FUNCTIONS, Node, canonical, const,
+                        parse_predicate, parse_program)
 from .seeded import GEN_BLOCK, block_rng, check_seed
 
 #: deals of one block (one SeedSequence child): the batch's and the layouts' block
@@ -79,7 +79,8 @@ class DealingStats:
 
 
 # ----------------------------------------------------------------------------- reading
-def read_where(where, source: str | None = None) -> Node | None:
+def read_where(where, source: str | None = None, *,
+               max_chars: int = MAX_PREDICATE_CHARS) -> Node | None:
     """A condition from ``where``: None (every deal), a :class:`Node`, condition
     text, or ``@FILE`` (a file of definitions and one condition,
     :func:`~kraken_solver.dealing.predicate.parse_program`).  Raises PredicateError."""
@@ -110,7 +111,7 @@ def read_where(where, source: str | None = None) -> Node | None:
             raise PredicateError(f"the file of conditions is not UTF-8 text (byte {e.start})",
                                  source=path) from None
         return parse_program(text, source=os.fspath(path))
-    return parse_predicate(where, source=source)
+    return parse_predicate(where, source=source, max_chars=max_chars)
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -123,11 +124,8 @@ def _range(node: Node, predeal: tuple) -> tuple[int, int]:
     k = node.kind
     if k == "const":
         return node.value, node.value
-    if k == "arith" and node.op == "+":
-        return _sum_range(node, predeal)
     if k == "arith":
-        (a, b), (c, d) = (_range(x, predeal) for x in node.args)
-        return a - d, b - c
+        return _sum_range(node, predeal)
     seats = node.seats
     mine = 0
     for s in seats:
@@ -167,15 +165,24 @@ def _group(node: Node) -> int | None:
 
 
 def _sum_range(node: Node, predeal: tuple) -> tuple[int, int]:
-    """The range of a sum: terms that count the same cards in other seats count them once
-    together (``hearts(S) + hearts(N)`` is at most 8, as ``hearts(NS)``)."""
-    terms, stack = [], [node]
+    """The range of a chain of ``+`` and ``-``: the terms added, and those taken away, that
+    count the same cards in other seats count them once together (``hearts(S) + hearts(N)``
+    is at most 8, as ``hearts(NS)``)."""
+    signed = {"+": [], "-": []}
+    stack = [(node, "+")]
     while stack:
-        n = stack.pop()
-        if n.kind == "arith" and n.op == "+":
-            stack.extend(n.args)
+        n, sign = stack.pop()
+        if n.kind == "arith":
+            stack.extend((a, sign if s == "+" else {"+": "-", "-": "+"}[sign])
+                         for a, s in zip(n.args, "+" + n.op))
         else:
-            terms.append(n)
+            signed[sign].append(n)
+    (a, b), (c, d) = (_terms_range(signed[s], predeal) for s in "+-")
+    return a - d, b - c
+
+
+def _terms_range(terms: list, predeal: tuple) -> tuple[int, int]:
+    """The range of the sum of ``terms`` (not chains)."""
     merged: dict = {}
     lo = hi = 0
     for t in terms:
@@ -529,8 +536,12 @@ class Condition:
 @functools.lru_cache(maxsize=16)
 def condition_for(where: str | None, predeal: str | None) -> Condition:
     """The :class:`Condition` of canonical ``where`` and ``predeal`` texts, made once in a
-    process (a batch's workers make the deals of chunk after chunk)."""
-    return Condition(where, predeal)
+    process (a batch's workers make the deals of chunk after chunk).  A canonical text may be
+    longer than a line typed: up to :data:`~kraken_solver.limits.MAX_CONDITION_CHARS` (a file
+    of definitions written out)."""
+    node = None if where is None or where.lstrip().startswith("@") else \
+        read_where(where, max_chars=MAX_CONDITION_CHARS)
+    return Condition(node if node is not None else where, predeal)
 
 
 def check_max_tries(max_tries) -> int:

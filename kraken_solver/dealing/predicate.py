@@ -26,6 +26,18 @@ Card points are RULES.md rule 3 (trump order given as the suit argument); ``roem
 the hand roem that S declares with hearts trump (rules 12-16: S's melds, as rule 13 partitions
 them, plus 20 for stuk), whether or not it counts for S's team (rule 15).
 
+Every input is bounded before work is made from it: a line of at most
+:data:`MAX_PREDICATE_CHARS` characters; at most :data:`MAX_DEPTH` levels of operators inside
+one another (:func:`_check_depth`: ``not``, a comparison, ``and`` in ``or``, ``+``/``-`` in a
+comparison each a level; a flat chain ``a and b and c`` or ``a + b - c`` is one level whatever
+its length, and parentheses add no level by themselves: ``((x))`` is ``x``, ``(a and b) and c``
+is ``a and b and c``); at most :data:`~kraken_solver.limits.MAX_CONDITION_CHARS` characters of
+canonical text once the definitions are written out (the text recorded in a batch's sidecar
+and read back, ``max_chars`` of :func:`parse_predicate`; checked as the tree is built, so that
+definitions used inside one another are refused before their expansion is made).  The tree
+is built without recursion; the recursive walks after it (canonical text, evaluation) are at
+most :data:`MAX_DEPTH` deep.
+
 Errors are :class:`~kraken_solver.errors.PredicateError` with the 1-based column (and line,
 for a file) and what was expected.
 """
@@ -38,15 +50,22 @@ import itertools
 from dataclasses import dataclass
 
 from ..errors import PredicateError
+from ..limits import MAX_CONDITION_CHARS
 from ..game.cards import SEATS, SUITS, ascii_lower, ascii_upper, card_str
 from .predeal import card_words
 
-#: the longest predicate text read (a condition of a few lines is a few hundred characters)
+#: the longest predicate text read, one line (a condition of a few lines is a few hundred
+#: characters); its canonical text may be longer, up to MAX_CONDITION_CHARS
 MAX_PREDICATE_CHARS = 20_000
 #: the most definitions a file may make
 MAX_DEFINITIONS = 200
-#: the deepest a condition may nest (``not not ...``, ``a + b + ...``: each a level)
+#: the deepest a condition may nest: operators inside one another (``not not ...``, ``a or
+#: (b and ...)``, ``a - (b - ...)``), each a level; a flat chain (``a and b and ...``,
+#: ``a + b - ...``) is one level, parentheses by themselves none
 MAX_DEPTH = 100
+#: what the depth counts, as an error message says it
+_DEPTH_WORDS = ("not, comparisons and operators inside one another; parentheses by "
+                "themselves and flat chains like a + b + c do not count")
 
 GRAMMAR = r"""
 ?start: line
@@ -99,7 +118,10 @@ class Node:
     - ``kind``: ``"const"`` (``value`` an int or a bool), ``"func"`` (``name``, ``seats`` a
       tuple of seats 0..3, ``suit`` 0..3 or None, ``cards`` a 32-bit mask, ``shapes`` a
       frozenset of (S, H, D, C) lengths), ``"compare"`` (``op``, ``args`` two numbers),
-      ``"arith"`` (``op`` ``+``/``-``, two numbers), ``"not"``, ``"and"``, ``"or"``.
+      ``"arith"`` (two or more numbers ``args``, ``op`` the signs between them, one ``+`` or
+      ``-`` for each after the first: ``a + b - c`` is ``op="+-"``), ``"not"``, ``"and"``,
+      ``"or"`` (two or more conditions).  A flat chain is one node: an ``and`` holds no
+      ``and`` it could take the arguments of, an ``arith`` no ``arith`` as its first number.
     - ``type``: ``"int"`` or ``"bool"``; ``column``: where the node starts (1-based).
     - ``text``: for a shape, the pattern as written (canonical spacing).
     """
@@ -147,11 +169,14 @@ def canonical(node: Node) -> str:
             t = canonical(a)
             parts.append(f"({t})" if a.kind == "or" and k == "and" else t)
         return f" {k} ".join(parts)
+    if k == "arith":
+        parts = [canonical(node.args[0])]
+        for sign, a in zip(node.op, node.args[1:]):
+            t = canonical(a)
+            parts.append(f"{sign} ({t})" if a.kind == "arith" else f"{sign} {t}")
+        return " ".join(parts)
     left, right = node.args
-    rt = canonical(right)
-    if k == "arith" and right.kind == "arith":
-        rt = f"({rt})"
-    return f"{canonical(left)} {node.op} {rt}"
+    return f"{canonical(left)} {node.op} {canonical(right)}"
 
 
 def _cards(mask: int) -> list[int]:
@@ -308,15 +333,36 @@ def _syntax_error(err, text: str, line: int | None, source) -> PredicateError:
 
 
 class _Builder:
-    """Lark tree -> checked :class:`Node` (names replaced by their definitions)."""
+    """Lark tree -> checked :class:`Node` (names replaced by their definitions), built without
+    recursion, bottom up.  A flat chain is made one node (``and`` in ``and``, ``or`` in ``or``,
+    an ``arith`` as the first number of an ``arith``: the tree that its canonical text parses
+    to).  ``measures``: ``id(node) -> (node, length, depth)`` of the nodes made so far (kept
+    from line to line of a file: a definition is measured once, however often it is used);
+    a node whose canonical text is longer than :data:`MAX_CONDITION_CHARS` is refused before
+    it is made (its length worked out from its parts'), and so before any larger one."""
 
-    def __init__(self, definitions: dict):
+    def __init__(self, definitions: dict, measures: dict | None = None):
         self.definitions = definitions
+        self.measures = {} if measures is None else measures
+        self.expanded = False          # a definition was written out in this line
 
     def build(self, tree) -> Node:
-        from lark import Token
-        if isinstance(tree, Token):
-            raise PredicateError("unexpected word", column=tree.column, token=str(tree))
+        from lark import Tree
+        made: dict = {}
+        stack = [(tree, False)]
+        while stack:
+            t, ready = stack.pop()
+            if not isinstance(t, Tree):
+                raise PredicateError("unexpected word", column=t.column, token=str(t))
+            subs = _subtrees(t)
+            if not ready:
+                stack.append((t, True))
+                stack.extend((c, False) for c in reversed(subs))
+                continue
+            made[id(t)] = self._make(t, [made.pop(id(c)) for c in subs])
+        return made[id(tree)]
+
+    def _make(self, tree, kids: list) -> Node:
         rule = tree.data
         col = tree.meta.column if not tree.meta.empty else 0
         ch = tree.children
@@ -324,32 +370,63 @@ class _Builder:
             if len(ch[0]) > 6:
                 raise PredicateError("numbers in a condition are at most 999999",
                                      column=ch[0].column, token=str(ch[0]))
-            return const(int(ch[0]), col)
+            return self._measured(const(int(ch[0]), col))
         if rule in ("true", "false"):
-            return const(rule == "true", col)
+            return self._measured(const(rule == "true", col))
         if rule == "name":
             return self._name(ch[0])
         if rule == "call":
-            return self._call(ch[0], ch[1:], col)
+            return self._measured(self._call(ch[0], ch[1:], col))
         if rule == "not_":
-            arg = self._typed(ch[0], "bool", "not")
-            return Node("not", "bool", args=(arg,), column=col)
+            arg = self._typed(kids[0], "bool", "not")
+            return self._node("not", "", [arg], col,
+                              lambda: Node("not", "bool", args=(arg,), column=col))
         if rule in ("and_", "or_"):
             word = rule.rstrip("_")
-            args = tuple(self._typed(c, "bool", word) for c in ch)
-            return Node(word, "bool", args=args, column=col)
+            args = [self._typed(k, "bool", word) for k in kids]
+            flat = [a.kind == word for a in args]
+            return self._node(word, "", args, col, lambda: Node(
+                word, "bool", args=tuple(x for a, f in zip(args, flat)
+                                         for x in (a.args if f else (a,))), column=col),
+                flat=flat)
         if rule == "compare":
-            left = self._typed(ch[0], "int", str(ch[1]))
-            right = self._typed(ch[2], "int", str(ch[1]))
-            return Node("compare", "bool", op=str(ch[1]), args=(left, right), column=col)
+            op = str(ch[1])
+            left, right = (self._typed(k, "int", op) for k in kids)
+            return self._node("compare", op, [left, right], col, lambda: Node(
+                "compare", "bool", op=op, args=(left, right), column=col))
         if rule == "arith":
-            left = self._typed(ch[0], "int", str(ch[1]))
-            right = self._typed(ch[2], "int", str(ch[1]))
-            return Node("arith", "int", op=str(ch[1]), args=(left, right), column=col)
+            signs = _arith_chain(tree)[1]
+            parts = [self._typed(k, "int", sign) for k, sign in zip(kids, signs[:1] + signs)]
+            first = parts[0]
+            if first.kind == "arith":       # a definition that is a chain: one chain
+                return self._node("arith", signs, parts, col, lambda: Node(
+                    "arith", "int", op=first.op + signs, args=first.args + tuple(parts[1:]),
+                    column=col), flat=[True] + [False] * (len(parts) - 1))
+            return self._node("arith", signs, parts, col, lambda: Node(
+                "arith", "int", op=signs, args=tuple(parts), column=col))
         raise PredicateError(f"cannot read this part of the condition ({rule})", column=col)
 
-    def _typed(self, tree, want: str, where: str) -> Node:
-        node = self.build(tree)
+    def _measured(self, node: Node) -> Node:
+        """A leaf (a constant or a function): its text is its own, a bounded part of a line."""
+        self.measures[id(node)] = (node, len(canonical(node)), 1)
+        return node
+
+    def _node(self, kind: str, op: str, parts: list, col: int, make, flat=None) -> Node:
+        """``make()``, a node of ``kind`` over ``parts`` (``flat``: which of them it takes the
+        arguments of), once its text is known to be within the bound."""
+        flat = flat or [False] * len(parts)
+        length = _text_length(kind, op, parts, flat, self.measures)
+        if length > MAX_CONDITION_CHARS:
+            how = (" once its definitions are written out (definitions used inside one "
+                   "another multiply)" if self.expanded else " written out")
+            raise PredicateError(f"the condition is longer than {MAX_CONDITION_CHARS:,} "
+                                 f"characters{how}", column=col or None)
+        depth = 1 + max(measure(p, self.measures)[1] - f for p, f in zip(parts, flat))
+        node = make()
+        self.measures[id(node)] = (node, length, depth)
+        return node
+
+    def _typed(self, node: Node, want: str, where: str) -> Node:
         if node.type != want:
             what = "a number" if want == "int" else "a condition (true or false)"
             got = "a number" if node.type == "int" else "a condition"
@@ -361,7 +438,10 @@ class _Builder:
     def _name(self, tok) -> Node:
         name = str(tok)
         if name in self.definitions:
-            return self.definitions[name]
+            self.expanded = True
+            node = self.definitions[name]
+            measure(node, self.measures)
+            return node
         if ascii_lower(name) in FUNCTIONS:
             raise PredicateError(f"{ascii_lower(name)} is a function: write "
                                  f"{_signature(ascii_lower(name))}", column=tok.column,
@@ -410,11 +490,12 @@ class _Builder:
 
 
 def parse_predicate(text: str, *, definitions: dict | None = None, line: int | None = None,
-                    source: str | None = None) -> Node:
+                    source: str | None = None, max_chars: int = MAX_PREDICATE_CHARS) -> Node:
     """Parse one condition ``text`` -> its checked :class:`Node` (type ``bool``).
-    ``definitions``: name -> Node, from :func:`parse_program`.  Raises PredicateError (the
-    column, 1-based, and what was expected)."""
-    node = _parse_line(text, definitions or {}, line, source)
+    ``definitions``: name -> Node, from :func:`parse_program`; ``max_chars``: the longest
+    text read (a canonical text recorded by a batch may be up to :data:`MAX_CONDITION_CHARS`).
+    Raises PredicateError (the column, 1-based, and what was expected)."""
+    node = _parse_line(text, definitions or {}, line, source, max_chars=max_chars)
     if isinstance(node, tuple):
         raise PredicateError("a definition (NAME = ...) belongs in a file of definitions "
                              "(--where @FILE); write the condition itself here",
@@ -422,13 +503,14 @@ def parse_predicate(text: str, *, definitions: dict | None = None, line: int | N
     return node
 
 
-def _parse_line(text: str, definitions: dict, line, source):
+def _parse_line(text: str, definitions: dict, line, source, measures: dict | None = None,
+                max_chars: int = MAX_PREDICATE_CHARS):
     from lark.exceptions import LarkError
     if not isinstance(text, str):
         raise PredicateError("a condition is text, like 'hearts(S) >= 4'", token=repr(text))
-    if len(text) > MAX_PREDICATE_CHARS:
-        raise PredicateError(f"the condition is longer than {MAX_PREDICATE_CHARS:,} "
-                             "characters", source=source, line=line)
+    if len(text) > max_chars:
+        raise PredicateError(f"the condition is longer than {max_chars:,} characters",
+                             source=source, line=line, column=max_chars + 1)
     if not text.strip():
         raise PredicateError("the condition is empty: expected a condition like "
                              "'hearts(S) >= 4'", source=source, line=line, column=1)
@@ -440,40 +522,135 @@ def _parse_line(text: str, definitions: dict, line, source):
         tree = _parser().parse(text)
     except LarkError as err:
         raise _syntax_error(err, text, line, source) from None
-    _check_depth(tree, line, source)
-    builder = _Builder(definitions)
+    measures = {} if measures is None else measures
     try:
+        _check_depth(tree, definitions, measures, line, source)
+        builder = _Builder(definitions, measures)
         if tree.data == "define":
             name = str(tree.children[0])
             return name, builder.build(tree.children[1])
-        node = builder._typed(tree, "bool", "the condition")
+        node = builder._typed(builder.build(tree), "bool", "the condition")
     except PredicateError as err:
         raise err.located(source=source, line=line) from None
     return node
 
 
-def _check_depth(tree, line, source) -> None:
-    """Refuse a tree deeper than :data:`MAX_DEPTH` (walked without recursion): every step
-    after the parse walks it recursively."""
+def _subtrees(tree) -> list:
+    """The parts of a lark tree that are built into nodes of their own."""
+    rule = tree.data
+    if rule in ("not_", "and_", "or_"):
+        return list(tree.children)
+    if rule == "compare":
+        return [tree.children[0], tree.children[2]]
+    if rule == "arith":
+        return _arith_chain(tree)[0]
+    return []
+
+
+def _arith_chain(tree) -> tuple[list, str]:
+    """A chain ``a + b - c`` (lark: ``arith(arith(a, +, b), -, c)``) -> ``([a, b, c], "+-")``,
+    without recursion."""
+    rights, signs = [], []
+    while tree.data == "arith":
+        rights.append(tree.children[2])
+        signs.append(str(tree.children[1]))
+        tree = tree.children[0]
+    return [tree] + rights[::-1], "".join(reversed(signs))
+
+
+def _text_length(kind: str, op: str, parts: list, flat: list, measures: dict) -> int:
+    """The length of :func:`canonical` of a ``kind`` node over ``parts`` (``flat``: the parts
+    whose arguments it takes), from the lengths of the parts (:func:`measure`), without
+    writing it."""
+    lengths = [measure(p, measures)[0] for p in parts]
+    if kind == "not":
+        return 4 + lengths[0] + (2 if parts[0].kind in ("and", "or") else 0)
+    if kind in ("and", "or"):
+        sep = len(f" {kind} ")
+        return sum(n + (2 if p.kind == "or" and kind == "and" and not f else 0)
+                   for p, n, f in zip(parts, lengths, flat)) + sep * (len(parts) - 1)
+    if kind == "compare":
+        return lengths[0] + len(op) + 2 + lengths[1]
+    return lengths[0] + sum(3 + n + (2 if p.kind == "arith" else 0)
+                            for p, n in zip(parts[1:], lengths[1:]))
+
+
+def measure(node: Node, measures: dict | None = None) -> tuple[int, int]:
+    """``(length, depth)`` of ``node``: the length of its canonical text (:func:`canonical`,
+    definitions written out) and its levels.  Worked out once per node object, without
+    recursion and without writing the text, however often the node is used (a definition used
+    twice is one object: linear time in the objects, not in the text written out).
+    ``measures``: ``id(node) -> (node, length, depth)``, read and filled."""
+    measures = {} if measures is None else measures
+    stack = [(node, False)]
+    while stack:
+        n, ready = stack.pop()
+        if id(n) in measures:
+            continue
+        if not n.args:
+            measures[id(n)] = (n, len(canonical(n)), 1)
+            continue
+        if not ready:
+            stack.append((n, True))
+            stack.extend((a, False) for a in n.args if id(a) not in measures)
+            continue
+        parts = list(n.args)
+        measures[id(n)] = (n, _text_length(n.kind, n.op, parts, [False] * len(parts),
+                                           measures),
+                           1 + max(measures[id(a)][2] for a in parts))
+    return measures[id(node)][1:]
+
+
+def _merges(parent, index: int, kind: str) -> bool:
+    """Whether a part of kind ``kind`` (a lark rule or a node kind) at ``index`` of lark tree
+    ``parent`` is taken into it as one flat chain (no level of its own)."""
+    rule = parent.data
+    if rule in ("and_", "or_"):
+        return kind.rstrip("_") == rule.rstrip("_")
+    return rule == "arith" and index == 0 and kind == "arith"
+
+
+def _check_depth(tree, definitions: dict, measures: dict, line, source) -> None:
+    """Refuse a condition deeper than :data:`MAX_DEPTH` levels once its definitions are
+    written out (walked top down without recursion, before any node is made: the column is
+    the first part past the bound).  A level is a ``not``, a comparison, an operator chain
+    inside another operator; a flat chain (the one node :class:`_Builder` makes of it) and
+    parentheses by themselves add none."""
     from lark import Tree
+    if tree.data == "define":
+        tree = tree.children[1]
     stack = [(tree, 1)]
     while stack:
         t, depth = stack.pop()
+        if not isinstance(t, Tree):
+            continue
+        col = t.meta.column if not t.meta.empty else None
         if depth > MAX_DEPTH:
-            col = t.meta.column if not t.meta.empty else None
-            raise PredicateError(f"the condition nests more than {MAX_DEPTH} deep (not, "
-                                 "parentheses, + and -): write it flatter", source=source,
+            raise PredicateError(f"the condition nests more than {MAX_DEPTH} deep "
+                                 f"({_DEPTH_WORDS}): write it flatter", source=source,
                                  line=line, column=col)
-        stack.extend((c, depth + 1) for c in t.children if isinstance(c, Tree))
-
-
-def _node_depth(node: Node) -> int:
-    depth, stack = 0, [(node, 1)]
-    while stack:
-        n, d = stack.pop()
-        depth = max(depth, d)
-        stack.extend((a, d + 1) for a in n.args)
-    return depth
+        for i, c in enumerate(_subtrees(t)):
+            if not isinstance(c, Tree):
+                continue
+            if c.data == "name" and str(c.children[0]) in definitions:
+                name = str(c.children[0])
+                d = definitions[name]
+                merged = _merges(t, i, d.kind)
+                deepest = depth + (0 if merged else 1) + measure(d, measures)[1] - 1
+                if deepest > MAX_DEPTH:
+                    raise PredicateError(
+                        f"the condition nests more than {MAX_DEPTH} deep with the "
+                        f"definitions it uses ({name} is {measure(d, measures)[1]} deep; "
+                        f"{_DEPTH_WORDS}): write it flatter", source=source, line=line,
+                        column=c.children[0].column, token=name)
+                continue
+            stack.append((c, depth if _merges(t, i, c.data) else depth + 1))
+    if tree.data == "name" and str(tree.children[0]) in definitions:
+        name = str(tree.children[0])
+        if measure(definitions[name], measures)[1] > MAX_DEPTH:
+            raise PredicateError(f"{name} nests more than {MAX_DEPTH} deep "
+                                 f"({_DEPTH_WORDS}): write it flatter", source=source,
+                                 line=line, column=tree.children[0].column, token=name)
 
 
 def parse_program(text: str, source: str | None = None) -> Node:
@@ -483,12 +660,13 @@ def parse_program(text: str, source: str | None = None) -> Node:
     after it; the one line that is not a definition is the condition.  ``#`` starts a comment;
     blank lines are skipped.  Raises PredicateError (``source``, line, column)."""
     definitions: dict = {}
+    measures: dict = {}                # each node measured once, however often it is used
     condition = None
     for lineno, raw in enumerate(text.splitlines(), start=1):
         body = raw.split("#", 1)[0]
         if not body.strip():
             continue
-        item = _parse_line(body, definitions, lineno, source)
+        item = _parse_line(body, definitions, lineno, source, measures)
         if isinstance(item, tuple):
             name, node = item
             if ascii_lower(name) in FUNCTIONS or ascii_lower(name) in ("and", "or", "not"):
@@ -500,15 +678,7 @@ def parse_program(text: str, source: str | None = None) -> Node:
             if len(definitions) >= MAX_DEFINITIONS:
                 raise PredicateError(f"more than {MAX_DEFINITIONS} definitions",
                                      source=source, line=lineno)
-            if _node_depth(node) > MAX_DEPTH:
-                raise PredicateError(f"{name} nests more than {MAX_DEPTH} deep with the "
-                                     "definitions it uses: write it flatter", source=source,
-                                     line=lineno, column=1, token=name)
             definitions[name] = node
-        elif _node_depth(item) > MAX_DEPTH:
-            raise PredicateError(f"the condition nests more than {MAX_DEPTH} deep with the "
-                                 "definitions it uses: write it flatter", source=source,
-                                 line=lineno, column=1)
         elif condition is not None:
             raise PredicateError("a second condition: the file holds definitions (NAME = ...) "
                                  f"and one condition (the first is on line {condition[1]})",
