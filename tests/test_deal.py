@@ -118,6 +118,7 @@ def test_a_file_of_definitions(tmp_path):
                              ("a = 1\na = 2\na > 1\n", 2, "defined twice"),
                              ("void(N)\nvoid(S)\n", 2, "a second condition"),
                              ("hearts = 3\nvoid(N)\n", 1, "name of a function"),
+                             ("And = 3\nvoid(N)\n", 1, "And is a word of the language"),
                              ("a = hearts(S) >=\n", 1, "ends too soon")]:
         with pytest.raises(PredicateError) as e:
             parse_program(bad, source="c.txt")

@@ -669,7 +669,10 @@ def parse_program(text: str, source: str | None = None) -> Node:
         item = _parse_line(body, definitions, lineno, source, measures)
         if isinstance(item, tuple):
             name, node = item
-            if ascii_lower(name) in FUNCTIONS or ascii_lower(name) in ("and", "or", "not"):
+            if ascii_lower(name) in ("and", "or", "not", "true", "false"):
+                raise PredicateError(f"{name} is a word of the language; choose another name",
+                                     source=source, line=lineno, column=1, token=name)
+            if ascii_lower(name) in FUNCTIONS:
                 raise PredicateError(f"{name} is the name of a function; choose another name",
                                      source=source, line=lineno, column=1, token=name)
             if name in definitions:
