@@ -18,7 +18,8 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, command_fail, command_line, guard_output, rules_option,
                               run_keeping_parts, stderr_log)
-from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
+from kraken_solver.cli.params import (AsciiChoice, AsciiInt, condition_file, condition_options,
+                                      make_condition)
 from kraken_solver.errors import BotSpecError, KrakenError
 from kraken_solver.game.cards import SEATS, SUITS
 from kraken_solver.limits import MAX_BATCH_DEALS, MAX_HINT_SAMPLES, MAX_SEED
@@ -119,12 +120,15 @@ def main(ctx, ns, ew, ns_trump, ew_trump, trump, deals, input_path, seed, first,
     from kraken_solver.arena import format_stats, make_match, play_match
     from kraken_solver.batch.config import format_for, paths_for
     from kraken_solver.batch.store import check_batch_outputs
+    from kraken_solver.notation.outputs import check_outputs
     from kraken_solver.workers.pool import check_workers
     try:
         fmt = format_for(out) if out is not None else "csv"
-        inputs = [input_path] if input_path else []
+        inputs = ([input_path] if input_path else []) + condition_file(where)
         if out is not None:
             check_batch_outputs(out, inputs, others={"--records": records})
+        elif records is not None:
+            check_outputs({"--records": records}, inputs=inputs)
         check_workers(workers)
         config = make_match(ns, ew, ns_trump=ns_trump, ew_trump=ew_trump, trump=trump,
                             deals=deals, seed=seed, input=input_path, first=first,

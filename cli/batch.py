@@ -19,7 +19,8 @@ import click
 from kraken_solver import __version__
 from kraken_solver.cli import (RULES_HELP, command_fail, command_line, guard_output, rules_option,
                               run_keeping_parts, stderr_log)
-from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
+from kraken_solver.cli.params import (AsciiChoice, AsciiInt, condition_file, condition_options,
+                                      make_condition)
 from kraken_solver.errors import KrakenError
 from kraken_solver.game.cards import SEATS
 from kraken_solver.limits import MAX_BATCH_DEALS, MAX_SEED
@@ -139,7 +140,7 @@ def main(ctx, deals, input_path, seed, out, rules_name, first, objective, worker
     try:
         fmt = format_for(out, fmt)
         # the outputs and the number of workers are checked before the input is read
-        check_batch_outputs(out, [input_path] if input_path else [])
+        check_batch_outputs(out, ([input_path] if input_path else []) + condition_file(where))
         check_workers(workers)
         config = make_config(deals=deals, seed=seed, input=input_path, first=first,
                              rules=rules_option(rules_name), objectives=objectives,

@@ -18,7 +18,8 @@ import click
 
 from kraken_solver import __version__
 from kraken_solver.cli import guard_output
-from kraken_solver.cli.params import AsciiChoice, AsciiInt, condition_options, make_condition
+from kraken_solver.cli.params import (AsciiChoice, AsciiInt, condition_file, condition_options,
+                                      make_condition)
 from kraken_solver.limits import MAX_BATCH_DEALS, MAX_SEED
 
 PROG = "kraken-deal"
@@ -80,7 +81,7 @@ def main(ctx, deals, seed, where, predeal, max_tries, fmt, out, stats, quiet):
     counts = DealingStats()
     bar = None
     try:
-        inputs = [where.strip()[1:]] if where and where.strip().startswith("@") else []
+        inputs = condition_file(where)
         if out is not None:
             check_output(out, what="--out", inputs=inputs)
         if not quiet and sys.stderr.isatty():

@@ -101,6 +101,14 @@ PREDEAL_HELP = ("Cards placed before dealing: SEAT:CARDS (S:HJ H9 HA) or a whole
                 "(S:AJ9.K7.T8.A); repeatable, or several seats in one (S:HJ N:SA).")
 
 
+def condition_file(where) -> list:
+    """The file of ``--where @FILE`` as a list (empty for a condition given inline): an
+    input of the command, which no output may overwrite."""
+    if where and where.strip().startswith("@") and where.strip()[1:]:
+        return [where.strip()[1:]]
+    return []
+
+
 def condition_options(f):
     """The shared ``--where EXPR``, ``--predeal SEAT:CARDS`` (repeatable) and ``--max-tries``
     options of the tools that deal (:func:`make_condition` reads them)."""

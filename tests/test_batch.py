@@ -775,3 +775,24 @@ def test_out_named_as_a_sidecar_or_a_folder_is_one_clear_line(tmp_path):
     r = run("--deals", 2, "--workers", 1, "--out", tmp_path / "made", "--quiet")
     assert r.exit_code == 2 and "'--out'" in r.stderr and "is a directory" in r.stderr
     assert os.listdir(tmp_path / "made") == []
+
+
+def test_a_sidecar_that_is_a_link_is_refused(tmp_path):
+    """OUT.meta.json as a link (to another run's sidecar, or to an unfinished run's
+    run.meta.json) was written through: the other run's --resume then failed.  Refused, with
+    the other file untouched; the condition file of --where @FILE is an input too."""
+    other = tmp_path / "other.csv"
+    assert run("--deals", 2, "--seed", 1, "--out", other, "--quiet").exit_code == 0
+    sidecar = (tmp_path / "other.csv.meta.json").read_bytes()
+    link = tmp_path / "y.csv.meta.json"
+    link.symlink_to(tmp_path / "other.csv.meta.json")
+    r = run("--deals", 2, "--seed", 1, "--out", tmp_path / "y.csv", "--quiet")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert "the output's sidecar must be a file of its own" in r.stderr
+    assert (tmp_path / "other.csv.meta.json").read_bytes() == sidecar
+    assert not (tmp_path / "y.csv").exists()
+    cond = tmp_path / "cond.csv"
+    cond.write_text("a = void(N)\na\n")
+    r = run("--deals", 2, "--where", f"@{cond}", "--out", cond, "--quiet")
+    assert r.exit_code == 1 and "--out is an input of this command" in r.stderr, r.output
+    assert cond.read_text() == "a = void(N)\na\n"

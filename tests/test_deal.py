@@ -711,3 +711,31 @@ def test_kraken_deal_out_a_folder_a_sidecar_or_a_work_directory_is_refused(tmp_p
     assert r.exit_code == 2 and "'--out'" in r.stderr and "is a directory" in r.stderr
     r = deal_cli("--deals", 2, "--seed", 1, "--out", tmp_path / "newfile")
     assert r.exit_code == 0 and len((tmp_path / "newfile").read_text().splitlines()) == 2
+
+
+def test_a_file_of_conditions_is_read_as_text_lines(tmp_path):
+    """Only a regular file is read (a FIFO blocked for ever); lines end at \\n or \\r\\n only
+    (a form feed, \\x1e or U+2028 shifted the line numbers after them); a byte order mark is
+    skipped; a NUL or a lone carriage return is one line naming it."""
+    from kraken_solver.dealing.generator import read_where
+
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    with pytest.raises(PredicateError, match="not a regular file"):
+        read_where(f"@{fifo}")
+    cases = [
+        ("a = void(N) \x0c b = void(S)\nc = zzz(N)\nc\n", 1, "unexpected character"),
+        ("a = void(N)\u2028a\n", 1, "unexpected character"),
+        ("a = void(N)\nb = zzz(N)\nb\n", 2, "unknown function"),
+        ("a = void(N)\x00\na\n", 1, "a NUL byte"),
+        ("a = void(N)\rb\na\n", 1, "a carriage return alone"),
+    ]
+    for text, line, words in cases:
+        path = tmp_path / "c.txt"
+        path.write_bytes(text.encode("utf-8"))
+        with pytest.raises(PredicateError) as e:
+            read_where(f"@{path}")
+        assert e.value.line == line and words in str(e.value), (text, str(e.value))
+    path = tmp_path / "bom.txt"
+    path.write_bytes("\ufeffa = void(N)\r\na\r\n".encode("utf-8"))
+    assert canonical(read_where(f"@{path}")) == "void(N)"

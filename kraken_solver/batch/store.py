@@ -66,7 +66,7 @@ def part_name(k: int, digest: str) -> str:
 def check_batch_outputs(out: str, inputs=(), others=None) -> None:
     """Refuse, before any work, an output the batch must not write: ``out`` and its sidecar
     must each be a regular file or a new name (:func:`kraken_solver.notation.outputs.check_outputs`;
-    never an input; ``out`` not named ``*.meta.json``), the work directory ``OUT.parts`` a
+    never an input; ``out`` not named ``*.meta.json``; the sidecar not a link), the work directory ``OUT.parts`` a
     directory (not a link to one) or a new name.  ``others``: the command's other outputs
     (``{"--records": path}``, None values skipped), checked with them: none of them the
     sidecar, the work directory or a file in it.  Only looks.
@@ -83,6 +83,12 @@ def check_batch_outputs(out: str, inputs=(), others=None) -> None:
                                   f"directory of --out {out} ({parts_dir}, which the run makes, "
                                   "fills and removes at its end): give a name outside it",
                                   source=os.fspath(path))
+    # the sidecar is the run's own file: a link there (to another run's sidecar, or to the
+    # run.meta.json of an unfinished run's work directory) was written through
+    if os.path.islink(meta_path):
+        raise OutputError("the output's sidecar must be a file of its own or a new name, and "
+                          f"this is a symbolic link (to {os.readlink(meta_path)}): remove the "
+                          "link, or give another --out", source=meta_path)
     check_outputs({"--out": out, **others, "the output's sidecar": meta_path}, inputs=inputs,
                   own_store=("the output's sidecar",))
     # a link is refused too, even to a directory: the run writes, removes and at its end

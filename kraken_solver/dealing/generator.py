@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import stat
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,7 +98,13 @@ def read_where(where, source: str | None = None, *,
             raise PredicateError("@ names a file of definitions: --where @conditions.txt",
                                  column=1, token=where)
         try:
-            with open(path, "rb") as f:
+            # O_NONBLOCK: a FIFO (or another device) must not block the open; only a
+            # regular file is read
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise PredicateError("the file of conditions is not a regular file (a "
+                                         "folder, a FIFO or a device)", source=path)
                 data = f.read(MAX_CONDITION_FILE_BYTES + 1)
         except OSError as e:
             raise PredicateError(f"cannot read the file of conditions: {e.strerror or e}",
@@ -106,7 +113,7 @@ def read_where(where, source: str | None = None, *,
             raise PredicateError(f"the file of conditions is larger than "
                                  f"{MAX_CONDITION_FILE_BYTES // 1024} KiB", source=path)
         try:
-            text = data.decode("utf-8")
+            text = data.decode("utf-8-sig")     # a byte order mark (Notepad) is no text
         except UnicodeDecodeError as e:
             raise PredicateError(f"the file of conditions is not UTF-8 text (byte {e.start})",
                                  source=path) from None

@@ -515,9 +515,14 @@ def _parse_line(text: str, definitions: dict, line, source, measures: dict | Non
         raise PredicateError("the condition is empty: expected a condition like "
                              "'hearts(S) >= 4'", source=source, line=line, column=1)
     bad = next((i for i, ch in enumerate(text) if ch in "\n\r\x00"), None)
+    if bad is not None and text[bad] == "\x00":
+        raise PredicateError("unexpected character: a NUL byte (the condition is text)",
+                             source=source, line=line, column=bad + 1)
     if bad is not None:
-        raise PredicateError("a condition is one line (write definitions in a file: "
-                             "--where @FILE)", source=source, line=line, column=bad + 1)
+        where = ("unexpected character: a carriage return alone (lines end with \\n or "
+                 "\\r\\n)" if line is not None else
+                 "a condition is one line (write definitions in a file: --where @FILE)")
+        raise PredicateError(where, source=source, line=line, column=bad + 1)
     try:
         tree = _parser().parse(text)
     except LarkError as err:
@@ -662,7 +667,11 @@ def parse_program(text: str, source: str | None = None) -> Node:
     definitions: dict = {}
     measures: dict = {}                # each node measured once, however often it is used
     condition = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    # lines end at \n (or \r\n) only: str.splitlines also breaks at form feeds, \x1c-\x1e,
+    # NEL and U+2028, which shifted every position after them; here they are characters
+    # that the line's parse refuses
+    lines = text.replace("\r\n", "\n").split("\n")
+    for lineno, raw in enumerate(lines, start=1):
         body = raw.split("#", 1)[0]
         if not body.strip():
             continue
