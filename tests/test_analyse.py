@@ -566,9 +566,26 @@ if __name__ == "__main__":  # rewrite the data set
     print("wrote", path)
 
 
-def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path):
+def test_cli_the_plots_of_the_deals_seen_ahead_are_checked_before_any_work(tmp_path):
+    """FILE-2.png a folder: refused before the first deal is solved (it was found at its
+    deal, after FILE-1.png had been written)."""
     pytest.importorskip("matplotlib")
     p = write(tmp_path, HAND_FILE + "\n" + HAND_FILE)
+    out = tmp_path / "two.png"
+    first, second = plot_paths(str(out), 2)
+    pathlib.Path(second).mkdir()
+    res = run(p, "--plot", out)
+    assert res.exit_code == 1 and res.stdout == "" and res.stderr.count("\n") == 1
+    assert "this is a directory" in res.stderr and not pathlib.Path(first).exists()
+
+
+def test_cli_a_plot_that_cannot_be_written_loses_no_other_output(tmp_path, monkeypatch):
+    """A plot found unwritable only at its deal (past what the reader checks ahead: here
+    the first deal only) does not stop the other deals."""
+    pytest.importorskip("matplotlib")
+    import kraken_solver.notation.reader as reader
+    p = write(tmp_path, HAND_FILE + "\n" + HAND_FILE)
+    monkeypatch.setattr(reader, "LOOKAHEAD_BYTES", len(HAND_FILE) + 1)
     out = tmp_path / "two.png"
     first, second = plot_paths(str(out), 2)
     pathlib.Path(first).mkdir()                     # the first plot cannot be written

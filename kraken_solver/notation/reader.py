@@ -75,6 +75,7 @@ class DealReader:
         self.sha256 = None
         self._hash = hashlib.sha256()
         self._ahead = None          # bytes read and checked by check_ahead, to be parsed again
+        self.ahead_deals = 0        # the deals check_ahead found (all of them if the file is small)
         self._stream = None
         self._started = False
 
@@ -224,6 +225,7 @@ class DealReader:
             for spec in specs:
                 if self.check is not None:
                     self.check(spec)
+                self.ahead_deals += 1
         except DealFileError as e:
             if not complete and e.message.startswith("no deal in this file"):
                 return
