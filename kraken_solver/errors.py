@@ -57,7 +57,15 @@ class KrakenError(ValueError):
         text = self.message
         if self.token is not None:
             text = f"{text} (got {self.token!r})"
-        return f"{prefix}: {text}" if prefix else text
+        return one_line(f"{prefix}: {text}" if prefix else text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that is not printable (a line break or tab in a file
+    name, a NUL...) written as its escape (``\\n``, ``\\x00``): an error stays one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class CardParseError(KrakenError):

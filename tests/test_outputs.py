@@ -300,3 +300,18 @@ def test_a_sidecar_name_or_a_work_directory_is_written_only_by_its_run(tmp_path)
     write_bytes(work / "chunk-0000000-0123456789abcdef.csv", b"rows", own_store=True)
     assert sorted(os.listdir(work)) == ["chunk-0000000-0123456789abcdef.csv", "notes.txt",
                                         "run.meta.json"]
+
+
+def test_an_error_naming_a_file_with_a_line_break_stays_one_line(tmp_path):
+    """A file name with a newline or tab broke the one-line error in two."""
+    from click.testing import CliRunner
+
+    from kraken_solver.cli.batch import main as batch_main
+    from kraken_solver.errors import KrakenError
+
+    assert str(KrakenError("x", source="a\nb", token="c\x00")) == "a\\nb: x (got 'c\\x00')"
+    assert str(KrakenError("♥ stays", source="é")) == "é: ♥ stays"
+    r = CliRunner().invoke(batch_main, ["--deals", "1", "--out",
+                                        str(tmp_path / "a\nb.meta.json")])
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "a\\nb.meta.json" in r.stderr
