@@ -739,3 +739,15 @@ def test_a_file_of_conditions_is_read_as_text_lines(tmp_path):
     path = tmp_path / "bom.txt"
     path.write_bytes("\ufeffa = void(N)\r\na\r\n".encode("utf-8"))
     assert canonical(read_where(f"@{path}")) == "void(N)"
+
+
+def test_an_error_quotes_at_most_the_start_of_a_long_condition(tmp_path):
+    """A condition written out from definitions (6,656 characters here, up to 100,000) was
+    quoted whole in the one-line error (53 KB)."""
+    text = "n0 = hearts(S)\n" + "".join(f"n{i} = n{i - 1} - n{i - 1}\n" for i in range(1, 10))
+    path = tmp_path / "nm.txt"
+    path.write_text(text + "n9 >= 1\n")
+    r = deal_cli("--deals", 2, "--max-tries", 1000, "--where", f"@{path}")
+    assert r.exit_code != 0 and r.stderr.count("\n") == 1, r.output
+    assert "no deal met the condition" in r.stderr and len(r.stderr) < 700, r.stderr
+    assert "... (6,656 characters in all)" in r.stderr

@@ -80,6 +80,10 @@ class DealingStats:
 
 
 # ----------------------------------------------------------------------------- reading
+#: the most characters of a condition an error quotes (one written out from definitions can
+#: be 100,000 long)
+QUOTED_CONDITION_CHARS = 200
+
 def read_where(where, source: str | None = None, *,
                max_chars: int = MAX_PREDICATE_CHARS) -> Node | None:
     """A condition from ``where``: None (every deal), a :class:`Node`, condition
@@ -495,6 +499,9 @@ class Condition:
 
     def _too_rare(self, tested, count, need, max_tries) -> ImpossibleConditionError:
         what = f"{self.where or 'the predeal'}"
+        if len(what) > QUOTED_CONDITION_CHARS:      # a condition of definitions written out
+            what = (f"{what[:QUOTED_CONDITION_CHARS]}... ({len(what):,} characters in "
+                    "all)")
         if count == 0:
             bound = 1 - 0.05 ** (1 / tested)
             return ImpossibleConditionError(
