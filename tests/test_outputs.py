@@ -315,3 +315,20 @@ def test_an_error_naming_a_file_with_a_line_break_stays_one_line(tmp_path):
                                         str(tmp_path / "a\nb.meta.json")])
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
     assert "a\\nb.meta.json" in r.stderr
+
+
+def test_a_long_file_name_is_written(tmp_path):
+    """A target of 242-255 bytes could not be written: its temporary file's name (the target's
+    and 14 bytes) was too long.  The temporary name holds at most 200 bytes of it, and the
+    clean-up finds it."""
+    from kraken_solver.notation.outputs import TEMP_NAME_BYTES, _make_temporary, temporaries
+
+    for name in ("a" * 251 + ".txt", "é" * 125 + ".txt"):     # 255 and 254 bytes
+        target = tmp_path / name
+        write_text(target, "x\n")
+        assert target.read_text() == "x\n"
+        fd, tmp = _make_temporary(str(tmp_path), name)
+        os.close(fd)
+        assert len(os.path.basename(tmp).encode()) <= TEMP_NAME_BYTES + 14
+        assert temporaries(target) == [tmp]
+        os.remove(tmp)

@@ -236,10 +236,23 @@ def _file_flags(path: str) -> int:
         os.close(fd)
 
 
+#: the most bytes of the target's name a temporary file's name holds: with the 14 bytes
+#: around it, within the 255 bytes a name may have (a target of 242-255 bytes could not be
+#: written: its temporary file's name was too long)
+TEMP_NAME_BYTES = 200
+
+
+def _temp_stem(name: str) -> str:
+    """``name``, cut to at most :data:`TEMP_NAME_BYTES` bytes of UTF-8 (whole characters)."""
+    return name.encode("utf-8", "surrogateescape")[:TEMP_NAME_BYTES].decode(
+        "utf-8", "ignore")
+
+
 def _make_temporary(folder: str, name: str) -> tuple[int, str]:
-    """A new temporary file beside target ``name`` in ``folder``: ``.NAME.XXXXXXXX.tmp``, the
-    name :func:`temporaries` finds.  Raises OSError."""
-    return tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    """A new temporary file beside target ``name`` in ``folder``: ``.NAME.XXXXXXXX.tmp`` (NAME
+    cut to :data:`TEMP_NAME_BYTES` bytes), the name :func:`temporaries` finds.  Raises
+    OSError."""
+    return tempfile.mkstemp(dir=folder, prefix=f".{_temp_stem(name)}.", suffix=".tmp")
 
 
 def _probe_folder(folder: str, name: str, what: str, shown: str) -> None:
@@ -343,7 +356,7 @@ def temporaries(path) -> list[str]:
     target = os.path.realpath(os.fspath(path))
     folder = os.path.dirname(target) or os.curdir
     name = os.path.basename(target)
-    pattern = re.compile(r"\." + re.escape(name) + r"\.[A-Za-z0-9_]{8}\.tmp")
+    pattern = re.compile(r"\." + re.escape(_temp_stem(name)) + r"\.[A-Za-z0-9_]{8}\.tmp")
     try:
         names = os.listdir(folder)
     except OSError:
