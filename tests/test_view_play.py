@@ -302,6 +302,10 @@ def test_the_messages_say_what_was_expected(client):
                     content_type="application/json")
     assert r.status_code == 400 and r.json["field"] == "body"
     assert "a key given twice (got 'client')" in r.json["error"]
+    r = client.post("/api/play/new", data='{"client": "a", "seed": ' + "9" * 5000 + "}",
+                    content_type="application/json")
+    assert r.status_code == 400 and r.json["field"] == "body"
+    assert "a number of 5,000 digits (at most 40)" in r.json["error"]
     # no bots given: pimc:20 at each other seat, as the page's form; null is a key not given
     st = new(client, bots=None, seed=None)
     assert st["bots"] == {"N": "pimc:20", "E": "pimc:20", "W": "pimc:20"}

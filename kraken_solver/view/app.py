@@ -46,6 +46,23 @@ __all__ = ["create_app"]
 
 # ----------------------------------------------------------------------------- the app
 
+#: the most digits a whole number of a JSON body may have (a seed has at most 19)
+MAX_JSON_DIGITS = 40
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits):
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _short_int(text: str) -> int:
+    """``json.loads``'s reader of whole numbers, bounded (:data:`MAX_JSON_DIGITS`)."""
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise _LongNumber(len(text.lstrip("-")))
+    return int(text)
+
+
 class _KeyTwice(ValueError):
     def __init__(self, key):
         super().__init__(key)
@@ -143,10 +160,14 @@ def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | N
             if len(data) > limit:
                 raise RequestEntityTooLarge()
         try:
-            body = json.loads(data.decode("utf-8"), object_pairs_hook=_once_each)
+            body = json.loads(data.decode("utf-8"), object_pairs_hook=_once_each,
+                              parse_int=_short_int)
         except _KeyTwice as e:                  # {"client": "a", "client": "b"}
             raise KrakenError(f"{expected}; a key given twice", source="body",
                               token=e.key) from None
+        except _LongNumber as e:                # Python refuses ints past 4,300 digits
+            raise KrakenError(f"{expected}; a number of {e.digits:,} digits (at most "
+                              f"{MAX_JSON_DIGITS})", source="body") from None
         except (ValueError, RecursionError):    # RecursionError: [[[[... 100,000 deep
             raise KrakenError(expected) from None
         if not isinstance(body, dict):
