@@ -534,7 +534,7 @@ def test_a_refused_run_changes_nothing_and_resume_checks_the_parts(tmp_path):
         for extra in ([], ["--resume"]):
             r = run("--deals", 2, "--seed", 6, "--chunk-size", 1, "--workers", 1, "--out", out,
                     "--quiet", *extra)
-            assert r.exit_code == 1 and "another kraken-batch is writing" in r.stderr
+            assert r.exit_code == 1 and "another run (kraken-batch or kraken-arena) is writing" in r.stderr
             assert r.stderr.count("\n") == 1
             assert {p: p.read_bytes() for p in state} == state
             assert sorted(os.listdir(parts)) == [part, "run.meta.json"]

@@ -546,8 +546,8 @@ def lock_dir(parts_dir: str, out: str, tool: str = "kraken-batch"):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise KrakenError(f"another {tool} is writing {out} (its work directory "
-                              f"{parts_dir} is locked)") from None
+            raise KrakenError(f"another run (kraken-batch or kraken-arena) is writing {out} "
+                              f"(its work directory {parts_dir} is locked)") from None
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(parts_dir))
         except OSError:
