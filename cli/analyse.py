@@ -417,11 +417,12 @@ def run(files, *, trump, rules, as_json, as_csv, plot, ascii_, player=False, sam
     skipped.report(warn)
     if plot is not None:
         # the plot of every deal seen ahead (all of them in a usual file), before any work: a
-        # FILE-N.png that is a folder or a link to a sidecar was found only at its deal
+        # FILE-N.png that is a folder or a link to a sidecar was found only at its deal (their
+        # folder is --plot's, probed by check_plot_paths: no probe file a deal)
         from kraken_solver.notation.outputs import check_output
         known = sum(r.ahead_deals for r in readers)
         for k in range(1, known + 1) if known > 1 else ():
-            check_output(plot_path(plot, k, True), what="--plot", inputs=files)
+            check_output(plot_path(plot, k, True), what="--plot", inputs=files, probe=False)
     specs = _with_count(spec for reader in readers for spec in reader)
     load = load_kernels()
     from kraken_solver.engine.solver import Searcher

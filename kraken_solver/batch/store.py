@@ -66,8 +66,8 @@ def part_name(k: int, digest: str) -> str:
 def check_batch_outputs(out: str, inputs=(), others=None) -> None:
     """Refuse, before any work, an output the batch must not write: ``out`` and its sidecar
     must each be a regular file or a new name (:func:`kraken_solver.notation.outputs.check_outputs`;
-    never an input; ``out`` not named ``*.meta.json``; the sidecar not a link), the work directory ``OUT.parts`` a
-    directory (not a link to one) or a new name.  ``others``: the command's other outputs
+    never an input; ``out`` not named ``*.meta.json``; the sidecar not a link), the work
+    directory ``OUT.parts`` a directory (not a link to one) or a new name.  ``others``: the command's other outputs
     (``{"--records": path}``, None values skipped), checked with them: none of them the
     sidecar, the work directory or a file in it.  Only looks.
     Raises KrakenError (OutputError) naming the path."""

@@ -296,8 +296,9 @@ def atomic_open(path, mode: str = "w", *, what: str = "the output", inputs=(),
     exit of the ``with`` block it is flushed, ``fsync``-ed and renamed over the target, on an
     exception (Ctrl-C included) it is removed and the target is untouched.
 
-    ``path`` is checked first (:func:`check_output`, with ``own_store``).  Raises OutputError (naming ``path``)
-    when it may not be written or a write fails (a full disk: ``No space left on device``)."""
+    ``path`` is checked first (:func:`check_output`, with ``own_store``).  Raises OutputError
+    (naming ``path``) when it may not be written or a write fails (a full disk: ``No space left
+    on device``)."""
     if mode not in ("w", "wb"):
         raise ValueError("atomic_open writes a whole file: mode 'w' or 'wb'")
     target = check_output(path, what=what, inputs=inputs, probe=False,  # mkstemp probes

@@ -44,8 +44,7 @@ from .session import (_JOB_NAME, MAX_VIEW_SAMPLES, BoardSolver, BusyError, HintC
 __all__ = ["create_app"]
 
 
-# ----------------------------------------------------------------------------- the app
-
+# ------------------------------------------------------------------------ JSON bodies
 #: the most digits a whole number of a JSON body may have (a seed has at most 19)
 MAX_JSON_DIGITS = 40
 
@@ -79,6 +78,8 @@ def _once_each(pairs):
         out[k] = v
     return out
 
+
+# ----------------------------------------------------------------------------- the app
 def create_app(entries=(), *, source: str | None = None, solver: BoardSolver | None = None,
                port_check: bool = True, log=None):
     """The Flask application of ``kraken-view``: the page, its static files and the JSON API

@@ -60,8 +60,8 @@ from ..game.cards import SEATS, SUITS, card_str, parse_card, parse_seat, parse_s
 from ..limits import MAX_SEED
 from .query import Query, query_params, query_word, read_query, rules_words
 
-__all__ = ["MAX_GAMES", "MAX_GAMES_A_CLIENT", "MAX_PLAY_LAYOUTS", "GameGone", "NotYourGame", "PlayTable",
-           "read_bots", "register_play"]
+__all__ = ["MAX_GAMES", "MAX_GAMES_A_CLIENT", "MAX_PLAY_LAYOUTS", "GameGone", "NotYourGame",
+           "PlayTable", "read_bots", "register_play"]
 
 #: the most layouts a ``pimc:N`` bot of the board draws a move (a move of pimc:200 at the
 #: first lead: median 2.6 s on one core of a shared machine, module docstring)
