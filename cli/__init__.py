@@ -244,8 +244,9 @@ def _interrupt_outside_llvm() -> None:
     """Ctrl-C as usual (KeyboardInterrupt), except while LLVM has called back into Python
     (llvmlite's callbacks, as Numba loads or compiles the kernels): an exception raised there
     is printed as 'Exception ignored on calling ctypes callback function ... KeyboardInterrupt'
-    and dropped, and the run went on to exit 0.  Such a Ctrl-C is sent again a moment later,
-    until it comes outside llvmlite's code.  Not installed where SIGINT is ignored already
+    and dropped, and the run went on to exit 0; and while Numba's modules are imported (a C
+    extension of Numba's that fails to import prints the interrupt's traceback itself).  Such a
+    Ctrl-C is sent again a moment later, until it comes outside that code.  Not installed where SIGINT is ignored already
     (a tool started with nohup or in a background job keeps ignoring it)."""
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         return
@@ -284,7 +285,13 @@ def _on_interrupt(signum, frame):
     global _INTERRUPT_RAISED
     f = frame
     while f is not None:
-        if "llvmlite" in f.f_code.co_filename:
+        name = f.f_code.co_filename
+        # llvmlite's callbacks, and Numba's modules while they are imported: a C extension
+        # of Numba's that fails to import prints the KeyboardInterrupt's traceback itself
+        # ("ImportError: numba._devicearray failed to import"), where the user had only
+        # pressed Ctrl-C
+        if "llvmlite" in name or (f.f_code.co_name == "<module>" and
+                                  f"{os.sep}numba{os.sep}" in name):
             import threading
             t = threading.Timer(_RETRY_INTERRUPT_S, os.kill, (os.getpid(), signum))
             t.daemon = True
